@@ -1,0 +1,102 @@
+"""Position and Velocity: 2-D vectors that are live views of the flock store when bound."""
+
+from collections.abc import Iterator
+from typing import ClassVar, Protocol
+
+
+class VectorStore(Protocol):
+    """What a store offers the components: read and write one entity's row of a column."""
+
+    def read_vector(self, column: str, entity: int) -> tuple[float, float]:
+        """Return the (x, y) of `entity` in `column`."""
+        ...
+
+    def write_vector(self, column: str, entity: int, x: float, y: float) -> None:
+        """Set the (x, y) of `entity` in `column`."""
+        ...
+
+
+class _StoreVector:
+    """A 2-D vector that holds its own value, or reads and writes a store row once bound.
+
+    Binding is the flock's business (`bind` / `unbind`); game code just uses `.x`, `.y`.
+    On unbind (the boid was removed) the last stored value is kept, so game code can still ask
+    where an eaten fish was.
+    """
+
+    __slots__ = ("_entity", "_store", "_x", "_y")
+    column: ClassVar[str] = ""
+
+    def __init__(self, x: float = 0.0, y: float = 0.0) -> None:
+        self._x = float(x)
+        self._y = float(y)
+        self._store: VectorStore | None = None
+        self._entity = -1
+
+    @property
+    def x(self) -> float:
+        """The x component."""
+        return self.xy[0]
+
+    @x.setter
+    def x(self, value: float) -> None:
+        self.xy = (value, self.xy[1])
+
+    @property
+    def y(self) -> float:
+        """The y component."""
+        return self.xy[1]
+
+    @y.setter
+    def y(self, value: float) -> None:
+        self.xy = (self.xy[0], value)
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        """Both components as a tuple."""
+        if self._store is None:
+            return (self._x, self._y)
+        return self._store.read_vector(self.column, self._entity)
+
+    @xy.setter
+    def xy(self, value: tuple[float, float]) -> None:
+        x, y = float(value[0]), float(value[1])
+        if self._store is None:
+            self._x, self._y = x, y
+        else:
+            self._store.write_vector(self.column, self._entity, x, y)
+
+    @property
+    def bound(self) -> bool:
+        """True while this vector is a view of a flock store row."""
+        return self._store is not None
+
+    def bind(self, store: VectorStore, entity: int) -> None:
+        """Make this vector a view of `entity`'s row in `store` (called by the flock)."""
+        self._store, self._entity = store, entity
+
+    def unbind(self) -> None:
+        """Keep the current value and stop viewing the store (called by the flock)."""
+        self._x, self._y = self.xy
+        self._store, self._entity = None, -1
+
+    def __iter__(self) -> Iterator[float]:
+        return iter(self.xy)
+
+    def __repr__(self) -> str:
+        x, y = self.xy
+        return f"{type(self).__name__}({x:.3f}, {y:.3f})"
+
+
+class Position(_StoreVector):
+    """Where an entity is, in world units (pixels), y up."""
+
+    __slots__ = ()
+    column = "position"
+
+
+class Velocity(_StoreVector):
+    """How fast and where an entity moves, in world units per second."""
+
+    __slots__ = ()
+    column = "velocity"

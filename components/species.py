@@ -1,0 +1,119 @@
+"""Species: the parameter set that one group of boids shares."""
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+STEERING_STYLES = ("reynolds", "accumulate", "turn")
+"""How a species turns its rules into motion:
+
+- ``reynolds``: each rule asks for a desired velocity; steering = desired - current, clamped to
+  ``max_force``; the weighted sum is clamped again (Reynolds 1999, "Steering Behaviors").
+- ``accumulate``: the weighted raw rule vectors are added as acceleration (the common
+  game-dev pseudocode: move towards the centre, match velocity, keep away), clamped to
+  ``max_force`` (which may be infinite); speed is then kept within [min_speed, max_speed].
+- ``turn``: constant-speed boids (set min_speed == max_speed) that turn their heading by at
+  most ``separate_turn`` / ``align_turn`` / ``cohere_turn`` degrees per rule per step
+  (the NetLogo "Flocking" model); the weights are not used.
+"""
+
+FALLOFFS = ("inverse", "inverse_square")
+"""How separation grows as a neighbour comes closer: (r/d) or (r/d)², r the separation radius."""
+
+BOUNDARY_MODES = ("contain", "bounce", "wrap")
+"""World edges: steer back from a margin and never leave; reflect off the edges; torus."""
+
+
+@dataclass(frozen=True, slots=True)
+class Species:
+    """Parameters shared by every boid of one species. Immutable and validated on creation.
+
+    Change a running flock's species with `Flock.tune(name, field=value)`; it takes effect on
+    the next step. Units: world units (pixels), seconds, degrees.
+
+    Attributes:
+        name: unique name of the species.
+        perception_radius: how far a boid sees its neighbours (px, > 0).
+        separation_radius: neighbours closer than this push it away (px, 0..perception_radius).
+        fov_degrees: field of view centred on the heading (0..360; 360 sees all around).
+        separation_weight: weight of the separation rule.
+        alignment_weight: weight of the alignment rule.
+        cohesion_weight: weight of the cohesion rule.
+        min_speed: lowest speed (px/s, >= 0).
+        max_speed: highest speed (px/s, > 0, >= min_speed).
+        max_force: largest steering acceleration (px/s², > 0; ``math.inf`` for none).
+        max_turn_rate: fastest change of heading (deg/s, > 0; ``math.inf`` for none).
+        max_neighbours: count only the k nearest neighbours (topological); 0 counts all.
+        separation_falloff: ``"inverse"`` or ``"inverse_square"`` (see `FALLOFFS`).
+        steering: ``"reynolds"``, ``"accumulate"`` or ``"turn"`` (see `STEERING_STYLES`).
+        separate_turn: ``turn`` style: max degrees per step turning away from the nearest.
+        align_turn: ``turn`` style: max degrees per step turning to the neighbours' heading.
+        cohere_turn: ``turn`` style: max degrees per step turning towards their centre.
+    """
+
+    name: str
+    perception_radius: float = 50.0
+    separation_radius: float = 18.0
+    fov_degrees: float = 270.0
+    separation_weight: float = 1.6
+    alignment_weight: float = 1.0
+    cohesion_weight: float = 0.8
+    min_speed: float = 40.0
+    max_speed: float = 110.0
+    max_force: float = 160.0
+    max_turn_rate: float = 300.0
+    max_neighbours: int = 0
+    separation_falloff: str = "inverse"
+    steering: str = "reynolds"
+    separate_turn: float = 1.5
+    align_turn: float = 5.0
+    cohere_turn: float = 3.0
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+
+def _fail(species: Any, field: str, why: str) -> None:
+    value = getattr(species, field, None)
+    raise ValueError(f"Species {species.name!r}: {field} = {value!r} {why}")
+
+
+def _validate(s: Species) -> None:
+    if not isinstance(s.name, str) or not s.name:
+        raise ValueError(f"Species: name = {s.name!r} must be a non-empty string")
+    for f in fields(s):
+        value = getattr(s, f.name)
+        if f.type in (float, "float"):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                _fail(s, f.name, "must be a number")
+            if math.isnan(value):
+                _fail(s, f.name, "must not be NaN")
+            if math.isinf(value) and f.name not in ("max_force", "max_turn_rate"):
+                _fail(s, f.name, "must be finite")
+    if s.perception_radius <= 0:
+        _fail(s, "perception_radius", "must be > 0")
+    if not 0 <= s.separation_radius <= s.perception_radius:
+        _fail(s, "separation_radius", f"must be in [0, perception_radius={s.perception_radius}]")
+    if not 0 <= s.fov_degrees <= 360:
+        _fail(s, "fov_degrees", "must be in [0, 360]")
+    if s.min_speed < 0:
+        _fail(s, "min_speed", "must be >= 0")
+    if s.max_speed <= 0:
+        _fail(s, "max_speed", "must be > 0")
+    if s.min_speed > s.max_speed:
+        _fail(s, "min_speed", f"must not exceed max_speed = {s.max_speed}")
+    if s.max_force <= 0:
+        _fail(s, "max_force", "must be > 0 (math.inf for no limit)")
+    if s.max_turn_rate <= 0:
+        _fail(s, "max_turn_rate", "must be > 0 (math.inf for no limit)")
+    if isinstance(s.max_neighbours, bool) or not isinstance(s.max_neighbours, int):
+        _fail(s, "max_neighbours", "must be an integer")
+    if s.max_neighbours < 0:
+        _fail(s, "max_neighbours", "must be >= 0 (0 counts all)")
+    if s.separation_falloff not in FALLOFFS:
+        _fail(s, "separation_falloff", f"must be one of {FALLOFFS}")
+    if s.steering not in STEERING_STYLES:
+        _fail(s, "steering", f"must be one of {STEERING_STYLES}")
+    for name in ("separate_turn", "align_turn", "cohere_turn"):
+        if not 0 <= getattr(s, name) <= 180:
+            _fail(s, name, "must be in [0, 180] degrees per step")

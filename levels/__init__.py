@@ -1,0 +1,1 @@
+"""Tiled maps (.tmj) of the fish tank, shipped as package data."""

@@ -1,0 +1,61 @@
+"""FlockConfig: the world a flock lives in and how it is stepped."""
+
+import math
+from dataclasses import dataclass
+
+from shoal.components.species import BOUNDARY_MODES
+
+
+@dataclass(frozen=True, slots=True)
+class FlockConfig:
+    """Settings of one flock's world. Immutable and validated on creation.
+
+    Attributes:
+        width: world width in px (> 0). The world spans [0, width] × [0, height].
+        height: world height in px (> 0).
+        boundary: ``"contain"``, ``"bounce"`` or ``"wrap"`` (see `BOUNDARY_MODES`).
+        margin: ``contain``: distance from an edge at which boids start to turn back (px).
+        wall_weight: ``contain``: strength of the walls, which repel like virtual boids
+            with an inverse-square falloff.
+        dt: the fixed step in seconds, used when `esper.process()` is called without one.
+        seed: seed of the flock's random generator (spawn headings, tie-breaks).
+    """
+
+    width: float = 1280.0
+    height: float = 720.0
+    boundary: str = "contain"
+    margin: float = 60.0
+    wall_weight: float = 1.0
+    dt: float = 1.0 / 60.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("width", "height", "margin", "wall_weight", "dt"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"FlockConfig: {name} = {value!r} must be a number")
+            if not math.isfinite(value):
+                raise ValueError(f"FlockConfig: {name} = {value!r} must be finite")
+        if self.width <= 0 or self.height <= 0:
+            raise ValueError(
+                f"FlockConfig: width and height must be > 0, got {self.width} × {self.height}"
+            )
+        if self.boundary not in BOUNDARY_MODES:
+            raise ValueError(
+                f"FlockConfig: boundary = {self.boundary!r} must be one of {BOUNDARY_MODES}"
+            )
+        if self.margin < 0 or 2 * self.margin >= min(self.width, self.height):
+            raise ValueError(
+                f"FlockConfig: margin = {self.margin} must be in [0, half the smaller side)"
+            )
+        if self.wall_weight < 0:
+            raise ValueError(f"FlockConfig: wall_weight = {self.wall_weight} must be >= 0")
+        if not 0 < self.dt <= 0.25:
+            raise ValueError(f"FlockConfig: dt = {self.dt} must be in (0, 0.25] seconds")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"FlockConfig: seed = {self.seed!r} must be an integer >= 0")
+
+    @property
+    def wraps(self) -> bool:
+        """True for a torus world."""
+        return self.boundary == "wrap"

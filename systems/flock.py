@@ -1,0 +1,287 @@
+"""Flock: one flock's store, species and world, and the game-facing API to them."""
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import esper
+import numpy as np
+import numpy.typing as npt
+
+from shoal.components import Boid, Position, Species, Velocity
+from shoal.systems.config import FlockConfig
+from shoal.systems.ecs import entities_with, in_world
+from shoal.systems.grid import Grid, build_grid, query_rows
+from shoal.systems.neighbours import Neighbours
+from shoal.systems.species_table import SpeciesTable
+from shoal.systems.store import FloatArray, FlockStore, IntArray
+
+# Refuse spawns that would exhaust memory before allocating anything (~200 bytes a boid in
+# the store and neighbour lists, plus esper's own objects).
+MAX_BOIDS = 2_000_000
+
+
+class Flock:
+    """The boids of one esper world: their store, their species and the calls games use.
+
+    Create it with `shoal.systems.install`. All positions are in world units (pixels, y up),
+    velocities in units per second.
+    """
+
+    def __init__(self, config: FlockConfig, species: Iterable[Species], world: str) -> None:
+        self.config = config
+        self.world = world
+        self.store = FlockStore()
+        self.species = SpeciesTable()
+        self.rng = np.random.default_rng(config.seed)
+        self.neighbours = Neighbours.none(0)
+        self.steps = 0
+        self._grid: Grid | None = None
+        self._grid_version = -1
+        self._known: set[int] = set()
+        self._vectors: dict[int, tuple[Position, Velocity]] = {}
+        self._markers: dict[str, Boid] = {}
+        for s in species:
+            self.add_species(s)
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    # --- species -----------------------------------------------------------------------
+    def add_species(self, species: Species) -> None:
+        """Register another species (it flocks with itself and ignores the others)."""
+        self.species.add(species)
+        self._markers[species.name] = Boid(species.name)
+        self._grid = None
+
+    def tune(self, name: str, **changes: Any) -> Species:
+        """Change parameters of a species; they apply from the next step.
+
+        Raises ValueError naming the field if a value is invalid (the species is unchanged).
+        """
+        species = self.species.tune(name, **changes)
+        self._grid = None  # the perception radius sets the cell size
+        return species
+
+    # --- arrays ------------------------------------------------------------------------
+    @property
+    def positions(self) -> FloatArray:
+        """Live (n, 2) positions, one row per boid (rows change when boids are removed)."""
+        return self.store.positions
+
+    @property
+    def velocities(self) -> FloatArray:
+        """Live (n, 2) velocities, same rows as `positions`."""
+        return self.store.velocities
+
+    @property
+    def entities(self) -> IntArray:
+        """The entity of each row."""
+        return self.store.entities
+
+    # --- create and delete -------------------------------------------------------------
+    def spawn(
+        self,
+        species: str,
+        positions: npt.ArrayLike,
+        velocities: npt.ArrayLike | None = None,
+    ) -> IntArray:
+        """Create boids of `species` at `positions` ((n, 2)); returns their entities.
+
+        Without `velocities`, each gets a random heading (from the flock's seeded generator)
+        at the middle of the species' speed range. Each boid is an esper entity with
+        `Position`, `Velocity` and `Boid` components.
+        """
+        index = self.species.index(species)
+        pos = _points(positions, "positions")
+        count = len(pos)
+        self._check_room(count)
+        if velocities is None:
+            vel = self._random_velocities(self.species[species], count)
+        else:
+            vel = _points(velocities, "velocities")
+            if len(vel) != count:
+                raise ValueError(f"spawn: {len(vel)} velocities for {count} positions")
+        with in_world(self.world):
+            marker = self._markers[species]
+            entities = np.fromiter(
+                (esper.create_entity(Position(), Velocity(), marker) for _ in range(count)),
+                np.int64,
+                count,
+            )
+            self._adopt(entities, np.full(count, index, np.int64), pos, vel)
+        return entities
+
+    def scatter(
+        self,
+        species: str,
+        count: int,
+        centre: tuple[float, float] | None = None,
+        radius: float | None = None,
+    ) -> IntArray:
+        """Spawn `count` boids at random (seeded): in a disc, or anywhere in the world.
+
+        The default area keeps clear of the `contain` margin.
+        """
+        if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 0:
+            raise ValueError(f"scatter: count = {count!r} must be an integer >= 0")
+        self._check_room(int(count))
+        self.species.index(species)
+        if centre is None or radius is None:
+            pad = self.config.margin if self.config.boundary == "contain" else 0.0
+            low = (pad, pad)
+            high = (self.config.width - pad, self.config.height - pad)
+            pos = self.rng.uniform(low, high, size=(int(count), 2))
+        else:
+            if not (math.isfinite(radius) and radius >= 0):
+                raise ValueError(f"scatter: radius = {radius!r} must be finite and >= 0")
+            angle = self.rng.uniform(0, 2 * math.pi, int(count))
+            dist = radius * np.sqrt(self.rng.uniform(0, 1, int(count)))
+            pos = np.asarray(centre, float) + np.column_stack(
+                (dist * np.cos(angle), dist * np.sin(angle))
+            )
+        return self.spawn(species, pos)
+
+    def despawn(self, entities: int | Iterable[int]) -> None:
+        """Delete boids now: their rows go at once, their esper entities at the next process.
+
+        Their `Position` and `Velocity` keep the last values. Unknown entities raise KeyError.
+        """
+        ents = np.atleast_1d(np.asarray(entities, dtype=np.int64))
+        missing = [int(e) for e in ents if int(e) not in self._known]
+        if missing:
+            raise KeyError(f"despawn: not boids of this flock: {missing[:10]}")
+        with in_world(self.world):
+            for entity in ents.tolist():
+                # Drop the marker now so that `sync` does not see a live boid until esper
+                # deletes the entity at its next process().
+                esper.remove_component(entity, Boid)
+                esper.delete_entity(entity)
+        self._forget(np.unique(ents))
+
+    def sync(self) -> None:
+        """Make the store match the esper world: adopt new boid entities, drop deleted ones.
+
+        Called by the neighbour stage each step. Game code may delete a boid with
+        `esper.delete_entity` or add one with `esper.create_entity(Position(...),
+        Velocity(...), Boid(name))`.
+        """
+        with in_world(self.world):
+            alive = entities_with(Boid)
+            if alive == self._known:
+                return
+            gone = self._known - alive
+            if gone:
+                self._forget(np.fromiter(gone, np.int64, len(gone)))
+            new = sorted(alive - self._known)
+            if new:
+                self._adopt_foreign(new)
+
+    # --- queries -----------------------------------------------------------------------
+    @property
+    def grid(self) -> Grid:
+        """The grid of the current positions (rebuilt only when they changed)."""
+        if self._grid is None or self._grid_version != self.store.version:
+            self._grid = build_grid(
+                self.store.positions,
+                self.species.max_perception,
+                self.config.wraps,
+                self.config.width,
+                self.config.height,
+            )
+            self._grid_version = self.store.version
+        return self._grid
+
+    def query(self, x: float, y: float, radius: float) -> IntArray:
+        """Entities of the boids within `radius` of (x, y), wrap-aware, sorted by row."""
+        for name, value in (("x", x), ("y", y), ("radius", radius)):
+            if not math.isfinite(value):
+                raise ValueError(f"query: {name} = {value!r} must be finite")
+        if radius < 0:
+            raise ValueError(f"query: radius = {radius} must be >= 0")
+        rows = query_rows(self.grid, self.store.positions, x, y, radius)
+        return self.store.entities[rows]
+
+    def neighbours_of(self, entity: int) -> IntArray:
+        """Entities that `entity` saw at the start of the last step."""
+        row = self.store.row(entity)
+        if row >= len(self.neighbours):
+            return np.zeros(0, np.int64)
+        return self.store.entities[self.neighbours.of(row)]
+
+    # --- stepping ----------------------------------------------------------------------
+    def step(self, dt: float | None = None) -> None:
+        """Run one `esper.process` of the flock's world (all its processors, host's too)."""
+        with in_world(self.world):
+            if dt is None:
+                esper.process()
+            else:
+                esper.process(dt)
+
+    # --- internals ---------------------------------------------------------------------
+    def _check_room(self, count: int) -> None:
+        """Refuse, before allocating anything, a spawn that would exceed `MAX_BOIDS`."""
+        if len(self.store) + count > MAX_BOIDS:
+            raise ValueError(f"spawn: {count} more boids would exceed the limit of {MAX_BOIDS}")
+
+    def _random_velocities(self, species: Species, count: int) -> FloatArray:
+        speed = 0.5 * (species.min_speed + species.max_speed)
+        angle = self.rng.uniform(0, 2 * math.pi, count)
+        return np.column_stack((speed * np.cos(angle), speed * np.sin(angle)))
+
+    def _adopt(
+        self, entities: IntArray, species: IntArray, pos: FloatArray, vel: FloatArray
+    ) -> None:
+        """Give new boid entities their rows and bind their Position and Velocity."""
+        self.store.add(entities, species, pos, vel)
+        for entity in entities.tolist():
+            position = esper.component_for_entity(entity, Position)
+            velocity = esper.component_for_entity(entity, Velocity)
+            position.bind(self.store, entity)
+            velocity.bind(self.store, entity)
+            self._vectors[entity] = (position, velocity)
+        self._known.update(entities.tolist())
+
+    def _adopt_foreign(self, entities: list[int]) -> None:
+        """Adopt boid entities that game code created with esper directly."""
+        pos = np.zeros((len(entities), 2))
+        vel = np.zeros((len(entities), 2))
+        species = np.zeros(len(entities), np.int64)
+        for k, entity in enumerate(entities):
+            found = esper.try_components(entity, Position, Velocity, Boid)
+            if found is None:
+                raise ValueError(
+                    f"entity {entity} has a Boid but not both Position and Velocity; "
+                    "create boids with Flock.spawn"
+                )
+            position, velocity, boid = found
+            if position.bound or velocity.bound:
+                raise ValueError(f"entity {entity} shares a Position/Velocity with another boid")
+            species[k] = self.species.index(boid.species)
+            pos[k], vel[k] = _points([position.xy], "Position")[0], velocity.xy
+        if not np.all(np.isfinite(vel)):
+            raise ValueError("a Velocity of a new boid entity is not finite")
+        self._adopt(np.asarray(entities, np.int64), species, pos, vel)
+
+    def _forget(self, entities: IntArray) -> None:
+        """Remove rows of deleted boids; their vectors keep their last values."""
+        for entity in entities.tolist():
+            for vector in self._vectors.pop(entity):
+                vector.unbind()
+        self.store.remove(entities)
+        self._known.difference_update(entities.tolist())
+
+
+def _points(values: npt.ArrayLike, name: str) -> FloatArray:
+    """`values` as a finite (n, 2) float array, or a ValueError naming `name`."""
+    try:
+        array = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name}: not an array of numbers ({error})") from None
+    if array.size == 0:
+        return np.zeros((0, 2))
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ValueError(f"{name}: expected shape (n, 2), got {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name}: values must be finite")
+    return array

@@ -1,0 +1,77 @@
+"""install(): put shoal's processors into an esper world, in order (a plugin, Bevy-style)."""
+
+from collections.abc import Iterable
+
+import esper
+
+from shoal.components import Species
+from shoal.systems.config import FlockConfig
+from shoal.systems.ecs import in_world
+from shoal.systems.flock import Flock
+from shoal.systems.motion import MotionSystem
+from shoal.systems.neighbours import NeighbourSystem
+from shoal.systems.processor import FlockProcessor
+from shoal.systems.steering import SteeringSystem
+
+# Stage priorities: esper runs higher priorities first. The gaps leave room for a host's own
+# processors: e.g. priority 550 runs after steering and before motion.
+NEIGHBOURS_PRIORITY = 700
+STEERING_PRIORITY = 600
+SEEKING_PRIORITY = 500
+OBSTACLES_PRIORITY = 400
+MOTION_PRIORITY = 300
+LIFECYCLE_PRIORITY = 200
+RENDER_PRIORITY = 100
+
+STAGES: tuple[tuple[type[FlockProcessor], int], ...] = (
+    (NeighbourSystem, NEIGHBOURS_PRIORITY),
+    (SteeringSystem, STEERING_PRIORITY),
+    (MotionSystem, MOTION_PRIORITY),
+)
+"""Every processor that `install` adds, with its priority."""
+
+
+def install(
+    config: FlockConfig | None = None,
+    species: Iterable[Species] = (),
+    *,
+    world: str | None = None,
+) -> Flock:
+    """Create a flock and register its processors in an esper world.
+
+    Args:
+        config: the world's size, boundary mode, fixed dt and seed (defaults: `FlockConfig()`).
+        species: species to register now (more can be added with `Flock.add_species`).
+        world: None installs into the host's *current* esper world: the host's
+            `esper.process(dt)` then steps the flock with its own processors. A name installs
+            into a world of shoal's own (created if needed; the current world stays current):
+            step it with `flock.step()`.
+
+    Returns:
+        The `Flock`: spawn, query and tune boids through it.
+
+    Raises:
+        RuntimeError: shoal is already installed in that world (esper keeps one processor
+            per class per world; use `uninstall` first).
+    """
+    config = FlockConfig() if config is None else config
+    if not isinstance(config, FlockConfig):
+        raise TypeError(f"install: config must be a FlockConfig, got {type(config).__name__}")
+    name = esper.current_world if world is None else world
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"install: world = {world!r} must be a non-empty string")
+    flock = Flock(config, species, name)
+    with in_world(name):
+        if esper.get_processor(NeighbourSystem) is not None:
+            raise RuntimeError(f"shoal is already installed in esper world {name!r}")
+        for system, priority in STAGES:
+            esper.add_processor(system(flock), priority)
+    return flock
+
+
+def uninstall(flock: Flock) -> None:
+    """Remove a flock's processors and boids from its world."""
+    flock.despawn(flock.entities.copy())
+    with in_world(flock.world):
+        for system, _ in STAGES:
+            esper.remove_processor(system)

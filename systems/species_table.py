@@ -1,0 +1,126 @@
+"""SpeciesTable: the registered species, packed into arrays that the kernels read."""
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from shoal.components.species import FALLOFFS, STEERING_STYLES, Species
+
+# Columns of the parameter matrix (one row per species). Kernels index with these.
+P_PERCEPTION = 0
+P_SEPARATION = 1
+P_COS_HALF_FOV = 2  # -2.0 means "sees all around"
+P_W_SEPARATION = 3
+P_W_ALIGNMENT = 4
+P_W_COHESION = 5
+P_MIN_SPEED = 6
+P_MAX_SPEED = 7
+P_MAX_FORCE = 8  # inf: unlimited
+P_MAX_TURN = 9  # rad/s, inf: unlimited
+P_MAX_NEIGHBOURS = 10  # 0: all
+P_FALLOFF = 11  # exponent: 1 inverse, 2 inverse square
+P_STYLE = 12  # index into STEERING_STYLES
+P_SEPARATE_TURN = 13  # rad per step
+P_ALIGN_TURN = 14
+P_COHERE_TURN = 15
+N_PARAMS = 16
+
+STYLE_REYNOLDS = STEERING_STYLES.index("reynolds")
+STYLE_ACCUMULATE = STEERING_STYLES.index("accumulate")
+STYLE_TURN = STEERING_STYLES.index("turn")
+
+# How species i treats species j (relations[i, j]).
+RELATION_IGNORE = 0
+RELATION_FLOCK = 1
+
+
+def pack(species: Species) -> npt.NDArray[np.float64]:
+    """One species as a row of the parameter matrix."""
+    row = np.zeros(N_PARAMS)
+    row[P_PERCEPTION] = species.perception_radius
+    row[P_SEPARATION] = species.separation_radius
+    fov = math.radians(species.fov_degrees)
+    row[P_COS_HALF_FOV] = -2.0 if species.fov_degrees >= 360 else math.cos(fov / 2)
+    row[P_W_SEPARATION] = species.separation_weight
+    row[P_W_ALIGNMENT] = species.alignment_weight
+    row[P_W_COHESION] = species.cohesion_weight
+    row[P_MIN_SPEED] = species.min_speed
+    row[P_MAX_SPEED] = species.max_speed
+    row[P_MAX_FORCE] = species.max_force
+    row[P_MAX_TURN] = math.radians(species.max_turn_rate)
+    row[P_MAX_NEIGHBOURS] = species.max_neighbours
+    row[P_FALLOFF] = FALLOFFS.index(species.separation_falloff) + 1
+    row[P_STYLE] = STEERING_STYLES.index(species.steering)
+    row[P_SEPARATE_TURN] = math.radians(species.separate_turn)
+    row[P_ALIGN_TURN] = math.radians(species.align_turn)
+    row[P_COHERE_TURN] = math.radians(species.cohere_turn)
+    return row
+
+
+class SpeciesTable:
+    """The species of one flock, by name and by index, and their packed parameters."""
+
+    def __init__(self) -> None:
+        self._species: list[Species] = []
+        self._index: dict[str, int] = {}
+        self.params = np.zeros((0, N_PARAMS))
+        self.relations = np.zeros((0, 0), dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self._species)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    def __getitem__(self, name: str) -> Species:
+        return self._species[self.index(name)]
+
+    @property
+    def names(self) -> list[str]:
+        """Names in index order."""
+        return [s.name for s in self._species]
+
+    def index(self, name: str) -> int:
+        """Index of a species; ValueError naming it if unknown."""
+        try:
+            return self._index[name]
+        except KeyError:
+            raise ValueError(f"unknown species {name!r}; known: {self.names}") from None
+
+    def add(self, species: Species) -> int:
+        """Register a species (flocks with itself, ignores the others) and return its index."""
+        if not isinstance(species, Species):
+            raise TypeError(f"expected a Species, got {type(species).__name__}")
+        if species.name in self._index:
+            raise ValueError(f"species {species.name!r} is already registered")
+        index = len(self._species)
+        self._species.append(species)
+        self._index[species.name] = index
+        self.params = np.vstack([self.params, pack(species)])
+        relations = np.zeros((index + 1, index + 1), dtype=np.int64)
+        relations[:index, :index] = self.relations
+        relations[index, index] = RELATION_FLOCK
+        self.relations = relations
+        return index
+
+    def tune(self, name: str, **changes: Any) -> Species:
+        """Replace some parameters of a species (validated); returns the new Species."""
+        index = self.index(name)
+        if "name" in changes:
+            raise ValueError("a species cannot be renamed")
+        known = {f.name for f in dataclasses.fields(Species)}
+        for field in changes:
+            if field not in known:
+                raise ValueError(f"Species has no parameter {field!r}")
+        species = dataclasses.replace(self._species[index], **changes)
+        self._species[index] = species
+        self.params[index] = pack(species)
+        return species
+
+    @property
+    def max_perception(self) -> float:
+        """The largest perception radius (the grid's cell size); 1.0 with no species."""
+        return float(self.params[:, P_PERCEPTION].max()) if len(self) else 1.0

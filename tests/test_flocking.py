@@ -1,0 +1,106 @@
+"""A flock schools: it aligns from random headings, reproducibly, in every steering style."""
+
+import numba
+import numpy as np
+
+from shoal.components import Species
+from shoal.systems import Flock, FlockConfig, install
+from shoal.systems.metrics import polarization
+
+STEPS_30_S = 30 * 60
+
+
+def schooled(flock: Flock, steps: int = STEPS_30_S) -> float:
+    for _ in range(steps):
+        flock.step()
+    return polarization(flock.velocities)
+
+
+def test_default_flock_aligns_within_30_seconds() -> None:
+    flock = install(FlockConfig(width=800, height=600, seed=3), [Species("fish")])
+    flock.scatter("fish", 300)
+    assert polarization(flock.velocities) < 0.2  # random headings to start
+    assert schooled(flock) >= 0.8
+
+
+def test_same_seed_same_result() -> None:
+    def run(world: str, seed: int) -> np.ndarray:
+        flock = install(
+            FlockConfig(width=500, height=400, seed=seed), [Species("fish")], world=world
+        )
+        flock.scatter("fish", 150)
+        for _ in range(200):
+            flock.step()
+        return np.hstack([flock.positions, flock.velocities])
+
+    a, b, c = run("a", 1), run("b", 1), run("c", 2)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_constant_speed_turning_boids_align_on_a_torus() -> None:
+    # NetLogo-style boids: constant speed, limited turn per rule per step, torus world.
+    sp = Species(
+        "bird",
+        steering="turn",
+        min_speed=60,
+        max_speed=60,
+        perception_radius=45,
+        separation_radius=8,
+        fov_degrees=360,
+        max_turn_rate=float("inf"),
+    )
+    flock = install(FlockConfig(width=600, height=600, boundary="wrap", seed=5), [sp])
+    flock.scatter("bird", 300)
+    assert schooled(flock) >= 0.8
+    assert np.allclose(np.linalg.norm(flock.velocities, axis=1), 60)
+
+
+def test_weighted_accumulate_style_aligns() -> None:
+    sp = Species(
+        "fish",
+        steering="accumulate",
+        separation_weight=1.0,
+        alignment_weight=5.0,
+        cohesion_weight=2.0,
+        max_force=300,
+    )
+    flock = install(FlockConfig(width=800, height=600, seed=4), [sp])
+    flock.scatter("fish", 300)
+    assert schooled(flock) >= 0.8
+
+
+def test_without_alignment_there_is_no_school() -> None:
+    # The same flock with alignment and cohesion off stays disordered: the test can fail.
+    sp = Species("fish", alignment_weight=0.0, cohesion_weight=0.0)
+    flock = install(FlockConfig(width=800, height=600, seed=3), [sp])
+    flock.scatter("fish", 300)
+    assert schooled(flock, 600) < 0.5
+
+
+def test_separation_keeps_boids_apart() -> None:
+    flock = install(FlockConfig(width=400, height=400, seed=1), [Species("fish")])
+    flock.scatter("fish", 100, centre=(200, 200), radius=20)
+    for _ in range(300):
+        flock.step()
+    pos = flock.positions
+    d = np.linalg.norm(pos[:, None] - pos[None], axis=2) + np.eye(len(pos)) * 1e9
+    assert np.median(d.min(axis=1)) > 8
+
+
+def test_result_does_not_depend_on_thread_count() -> None:
+    # The neighbour chunks change with the thread count; the state must not.
+    def run(world: str, threads: int) -> np.ndarray:
+        numba.set_num_threads(threads)
+        try:
+            flock = install(
+                FlockConfig(width=500, height=400, seed=8), [Species("fish")], world=world
+            )
+            flock.scatter("fish", 400)
+            for _ in range(120):
+                flock.step()
+            return np.hstack([flock.positions, flock.velocities])
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+    assert np.array_equal(run("one", 1), run("all", numba.config.NUMBA_NUM_THREADS))

@@ -1,0 +1,115 @@
+"""Motion keeps every boid finite, within its speed limits and (contain) inside the box."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shoal.components import STEERING_STYLES, Species
+from shoal.systems import FlockConfig, install
+
+from worlds import scratch_world
+
+W, H = 320.0, 240.0
+
+
+@st.composite
+def species(draw: st.DrawFn) -> Species:
+    perception = draw(st.floats(1, 200))
+    max_speed = draw(st.floats(1, 800))
+    return Species(
+        "s",
+        perception_radius=perception,
+        separation_radius=draw(st.floats(0, perception)),
+        fov_degrees=draw(st.floats(0, 360)),
+        separation_weight=draw(st.floats(-5, 20)),
+        alignment_weight=draw(st.floats(-5, 20)),
+        cohesion_weight=draw(st.floats(-5, 20)),
+        min_speed=draw(st.floats(0, max_speed)),
+        max_speed=max_speed,
+        max_force=draw(st.one_of(st.floats(0.01, 1e5), st.just(math.inf))),
+        max_turn_rate=draw(st.one_of(st.floats(0.01, 1e4), st.just(math.inf))),
+        max_neighbours=draw(st.integers(0, 10)),
+        separation_falloff=draw(st.sampled_from(["inverse", "inverse_square"])),
+        steering=draw(st.sampled_from(STEERING_STYLES)),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    sp=species(),
+    boundary=st.sampled_from(["contain", "bounce", "wrap"]),
+    dt=st.floats(1e-4, 0.25),
+    n=st.integers(0, 60),
+    seed=st.integers(0, 1000),
+    clumped=st.booleans(),
+)
+def test_state_stays_finite_and_within_limits(
+    sp: Species, boundary: str, dt: float, n: int, seed: int, clumped: bool
+) -> None:
+    with scratch_world():
+        config = FlockConfig(width=W, height=H, boundary=boundary, margin=20, dt=dt, seed=seed)
+        flock = install(config, [sp])
+        if clumped:  # on top of each other, on the edge
+            flock.spawn("s", np.tile([[0.0, H / 2]], (n, 1)))
+        else:
+            flock.scatter("s", n)
+        for _ in range(40):
+            flock.step()
+            pos, vel = flock.positions, flock.velocities
+            assert np.all(np.isfinite(pos)) and np.all(np.isfinite(vel))
+            speed = np.linalg.norm(vel, axis=1)
+            assert np.all(speed <= sp.max_speed * (1 + 1e-9))
+            assert np.all(speed >= sp.min_speed * (1 - 1e-9))
+            if boundary == "wrap":
+                assert np.all((pos >= 0) & (pos < (W, H)))
+            else:
+                assert np.all((pos >= 0) & (pos <= (W, H)))
+
+
+def test_contain_turns_back_before_the_wall() -> None:
+    flock = install(FlockConfig(width=W, height=H, margin=40), [Species("s")])
+    flock.spawn("s", [[W / 2, H / 2]], [[100.0, 0.0]])
+    xs = []
+    for _ in range(240):
+        flock.step()
+        xs.append(flock.positions[0, 0])
+    assert max(xs) < W  # the wall push alone turned it: it never touched the wall
+    assert xs[-1] < max(xs)
+
+
+def test_bounce_reflects() -> None:
+    sp = Species("s", min_speed=100, max_speed=100, max_turn_rate=math.inf)
+    flock = install(FlockConfig(width=W, height=H, boundary="bounce"), [sp])
+    flock.spawn("s", [[W - 1, H / 2]], [[100.0, 0.0]])
+    flock.step()
+    assert flock.velocities[0, 0] < 0
+    assert flock.positions[0, 0] <= W
+
+
+def test_wrap_crosses_the_edge() -> None:
+    sp = Species("s", min_speed=100, max_speed=100)
+    flock = install(FlockConfig(width=W, height=H, boundary="wrap"), [sp])
+    flock.spawn("s", [[W - 1, H / 2]], [[100.0, 0.0]])
+    flock.step()
+    assert 0 <= flock.positions[0, 0] < 1
+
+
+def test_turn_rate_is_limited() -> None:
+    sp = Species(
+        "s",
+        min_speed=100,
+        max_speed=100,
+        max_turn_rate=90,
+        max_force=1e6,
+        separation_weight=20,
+        cohesion_weight=0,
+    )
+    flock = install(FlockConfig(width=W, height=H, boundary="wrap", dt=0.1), [sp])
+    flock.spawn("s", [[10.0, 10.0], [10.0, 14.0]], [[100.0, 0.0], [100.0, 0.0]])
+    before = np.arctan2(flock.velocities[:, 1], flock.velocities[:, 0])
+    flock.step()
+    after = np.arctan2(flock.velocities[:, 1], flock.velocities[:, 0])
+    assert np.all(np.abs(after - before) <= math.radians(9) + 1e-9)
+    assert np.any(np.abs(after - before) > math.radians(8.9))  # it did want to turn more
