@@ -90,8 +90,10 @@ def test_separation_keeps_boids_apart() -> None:
 
 def test_result_does_not_depend_on_thread_count() -> None:
     # The neighbour chunks change with the thread count; the state must not.
-    def run(world: str, threads: int) -> np.ndarray:
-        numba.set_num_threads(threads)
+    threads = numba.get_num_threads()
+
+    def run(world: str, count: int) -> np.ndarray:
+        numba.set_num_threads(count)
         try:
             flock = install(
                 FlockConfig(width=500, height=400, seed=8), [Species("fish")], world=world
@@ -101,6 +103,6 @@ def test_result_does_not_depend_on_thread_count() -> None:
                 flock.step()
             return np.hstack([flock.positions, flock.velocities])
         finally:
-            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+            numba.set_num_threads(threads)
 
-    assert np.array_equal(run("one", 1), run("all", numba.config.NUMBA_NUM_THREADS))
+    assert np.array_equal(run("one", 1), run("all", threads))
