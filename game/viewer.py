@@ -14,7 +14,7 @@ import arcade
 import esper
 
 from shoal.components import Species
-from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install, uninstall
+from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install, uninstall, warm_up
 from shoal.systems.render import RenderSystem
 
 SCREEN_WIDTH = 1280
@@ -181,6 +181,8 @@ def main(
     Returns:
         The exit status.
     """
+    print("shoal: loading the flocking kernels (the first run after install compiles them)")
+    print(f"shoal: kernels ready in {warm_up():.1f} s")
     if headless:
         steps = HEADLESS_STEPS if frames is None else frames
         return run_headless(fish, seed, steps, screenshot or Path(SCREENSHOT))

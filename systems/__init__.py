@@ -28,6 +28,7 @@ from shoal.systems.install import (
 from shoal.systems.motion import MotionSystem
 from shoal.systems.neighbours import Neighbours, NeighbourSystem
 from shoal.systems.steering import SteeringSystem
+from shoal.systems.warmup import warm_up
 
 __all__ = [
     "LIFECYCLE_PRIORITY",
@@ -47,4 +48,5 @@ __all__ = [
     "SteeringSystem",
     "install",
     "uninstall",
+    "warm_up",
 ]
