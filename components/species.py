@@ -49,6 +49,22 @@ class Species:
         separate_turn: ``turn`` style: max degrees per step turning away from the nearest.
         align_turn: ``turn`` style: max degrees per step turning to the neighbours' heading.
         cohere_turn: ``turn`` style: max degrees per step turning towards their centre.
+        obstacle_weight: weight of obstacle avoidance (look-ahead steering around shapes).
+        look_ahead: how far ahead a boid looks for obstacles, in seconds of travel (> 0).
+        leader_weight: weight of following a leader (0: ignore leaders).
+        follow_distance: followers settle this far behind their leader (px, >= 0).
+        leader_range: beyond this distance followers head straight back (px, > 0).
+        leader_clearance: followers leave a lane this wide in front of the leader (px, >= 0).
+        food_weight: weight of seeking food and attractors (0: ignore them).
+        food_range: how far a boid senses food (px, >= 0).
+        fear_radius: prey flee a predator closer than this (px, >= 0).
+        flee_weight: weight of fleeing predators.
+        alarm_weight: weight of fleeing with a fleeing neighbour (alarm spread; 0: none).
+        chase_weight: weight of chasing prey (species this one chases).
+        catch_radius: a hunting boid catches prey closer than this (px, >= 0).
+        catch_cooldown: seconds a hunter rests after a catch (>= 0).
+        wander_weight: weight of smooth random wandering (0: none).
+        wander_rate: how fast the wander direction changes (radians per second, >= 0).
     """
 
     name: str
@@ -68,6 +84,22 @@ class Species:
     separate_turn: float = 1.5
     align_turn: float = 5.0
     cohere_turn: float = 3.0
+    obstacle_weight: float = 3.0
+    look_ahead: float = 0.8
+    leader_weight: float = 1.2
+    follow_distance: float = 60.0
+    leader_range: float = 300.0
+    leader_clearance: float = 40.0
+    food_weight: float = 1.5
+    food_range: float = 160.0
+    fear_radius: float = 110.0
+    flee_weight: float = 4.0
+    alarm_weight: float = 1.5
+    chase_weight: float = 2.0
+    catch_radius: float = 8.0
+    catch_cooldown: float = 1.5
+    wander_weight: float = 0.0
+    wander_rate: float = 1.5
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -117,3 +149,10 @@ def _validate(s: Species) -> None:
     for name in ("separate_turn", "align_turn", "cohere_turn"):
         if not 0 <= getattr(s, name) <= 180:
             _fail(s, name, "must be in [0, 180] degrees per step")
+    for name in ("follow_distance", "leader_clearance", "food_range", "fear_radius",
+                 "catch_radius", "catch_cooldown", "wander_rate"):  # fmt: skip
+        if getattr(s, name) < 0:
+            _fail(s, name, "must be >= 0")
+    for name in ("look_ahead", "leader_range"):
+        if getattr(s, name) <= 0:
+            _fail(s, name, "must be > 0")

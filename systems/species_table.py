@@ -26,7 +26,23 @@ P_STYLE = 12  # index into STEERING_STYLES
 P_SEPARATE_TURN = 13  # rad per step
 P_ALIGN_TURN = 14
 P_COHERE_TURN = 15
-N_PARAMS = 16
+P_OBSTACLE_WEIGHT = 16
+P_LOOK_AHEAD = 17  # seconds
+P_LEADER_WEIGHT = 18
+P_FOLLOW_DISTANCE = 19
+P_LEADER_RANGE = 20
+P_LEADER_CLEARANCE = 21
+P_FOOD_WEIGHT = 22
+P_FOOD_RANGE = 23
+P_FEAR_RADIUS = 24
+P_FLEE_WEIGHT = 25
+P_ALARM_WEIGHT = 26
+P_CHASE_WEIGHT = 27
+P_CATCH_RADIUS = 28
+P_CATCH_COOLDOWN = 29
+P_WANDER_WEIGHT = 30
+P_WANDER_RATE = 31
+N_PARAMS = 32
 
 STYLE_REYNOLDS = STEERING_STYLES.index("reynolds")
 STYLE_ACCUMULATE = STEERING_STYLES.index("accumulate")
@@ -57,6 +73,22 @@ def pack(species: Species) -> npt.NDArray[np.float64]:
     row[P_SEPARATE_TURN] = math.radians(species.separate_turn)
     row[P_ALIGN_TURN] = math.radians(species.align_turn)
     row[P_COHERE_TURN] = math.radians(species.cohere_turn)
+    row[P_OBSTACLE_WEIGHT] = species.obstacle_weight
+    row[P_LOOK_AHEAD] = species.look_ahead
+    row[P_LEADER_WEIGHT] = species.leader_weight
+    row[P_FOLLOW_DISTANCE] = species.follow_distance
+    row[P_LEADER_RANGE] = species.leader_range
+    row[P_LEADER_CLEARANCE] = species.leader_clearance
+    row[P_FOOD_WEIGHT] = species.food_weight
+    row[P_FOOD_RANGE] = species.food_range
+    row[P_FEAR_RADIUS] = species.fear_radius
+    row[P_FLEE_WEIGHT] = species.flee_weight
+    row[P_ALARM_WEIGHT] = species.alarm_weight
+    row[P_CHASE_WEIGHT] = species.chase_weight
+    row[P_CATCH_RADIUS] = species.catch_radius
+    row[P_CATCH_COOLDOWN] = species.catch_cooldown
+    row[P_WANDER_WEIGHT] = species.wander_weight
+    row[P_WANDER_RATE] = species.wander_rate
     return row
 
 
