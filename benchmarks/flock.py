@@ -2,6 +2,13 @@
 
 Run: ``python benchmarks/flock.py --boids 10000 50000 --steps 100 --json``
 
+``--full`` adds a leader swimming a circle, 20 food items, 2 sharks (a boid species that
+chases the fish, which flee it) and 200 mixed obstacles (`benchmarks/scene.py`).
+
+``--render`` also times the render stage (recording the step, heading smoothing, and the
+bulk feed of one interpolated frame into a SpriteList of a hidden headless window) and
+reports ``render_ms``: the GPU draw itself is not included.
+
 Builds a seeded flock in a torus world sized so that a boid has about 12 others within its
 perception radius, runs 300 warm-up steps so that schools form, then times each stage of
 `steps` further steps. Prints one line per flock size: JSON with `--json`, else a table row.
@@ -23,6 +30,18 @@ import numba
 from shoal.components import Species
 from shoal.systems import STAGES, Flock, FlockConfig, install, uninstall
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scene import LeaderScene
+
+STAGE_NAMES = {
+    "NeighbourSystem": "neighbours",
+    "SteeringSystem": "steering",
+    "SeekingSystem": "seeking",
+    "ObstacleSystem": "obstacles",
+    "MotionSystem": "motion",
+    "CollisionSystem": "collision",
+    "LifecycleSystem": "lifecycle",
+}
 WARMUP_STEPS = 300
 NEIGHBOURS_AT_START = 12.0
 DT = 1.0 / 60.0
@@ -39,11 +58,15 @@ def build(boids: int, seed: int) -> Flock:
     return flock
 
 
-def time_steps(flock: Flock, steps: int) -> dict[str, list[float]]:
+def time_steps(
+    flock: Flock, steps: int, scene: LeaderScene | None = None
+) -> dict[str, list[float]]:
     """Run `steps` steps stage by stage (as esper.process would), timing each stage in ms."""
     processors = [p for system, _ in STAGES if (p := esper.get_processor(system)) is not None]
     times: dict[str, list[float]] = {p.__class__.__name__: [] for p in processors}
     for _ in range(steps):
+        if scene is not None:
+            scene.move_leader(DT)
         for processor in processors:
             start = time.perf_counter()
             processor.process(DT)
@@ -51,33 +74,60 @@ def time_steps(flock: Flock, steps: int) -> dict[str, list[float]]:
     return times
 
 
-def run(boids: int, steps: int, seed: int) -> dict[str, Any]:
+def time_render(flock: Flock, steps: int) -> list[float]:
+    """Step `steps` more times; time the render stage's step and one frame after each (ms).
+
+    Needs a window for the SpriteList: a hidden one, headless (EGL) unless a display is set.
+    """
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade  # here: arcade reads ARCADE_HEADLESS when first imported
+
+    from shoal.systems.render import RenderSystem
+
+    window = arcade.Window(64, 64, "shoal benchmark", visible=False)
+    render = RenderSystem(flock)
+    render.update()
+    samples = []
+    for step in range(steps):
+        flock.step(DT)
+        start = time.perf_counter()
+        render.process(DT)
+        render.frame(0.25 + 0.5 * (step % 2))  # a new alpha: the frame is written each time
+        samples.append((time.perf_counter() - start) * 1e3)
+    window.close()
+    return samples
+
+
+def run(
+    boids: int, steps: int, seed: int, render: bool = False, full: bool = False
+) -> dict[str, Any]:
     """Build, warm up and time one flock; return the figures."""
     start = time.perf_counter()
     flock = build(boids, seed)
+    scene = LeaderScene(flock, seed) if full else None
     first = time.perf_counter()
     flock.step(DT)
     first_step_s = time.perf_counter() - first
     for _ in range(WARMUP_STEPS - 1):
+        if scene is not None:
+            scene.move_leader(DT)
         flock.step(DT)
     previous = esper.current_world
     esper.switch_world(flock.world)
-    times = time_steps(flock, steps)
+    times = time_steps(flock, steps, scene)
     esper.switch_world(previous)
     totals = [sum(stage) for stage in zip(*times.values(), strict=True)]
     result: dict[str, Any] = {
         "boids": boids,
         "steps": steps,
         "total_ms": round(statistics.median(totals), 3),
-    }
-    names = {
-        "NeighbourSystem": "neighbours",
-        "SteeringSystem": "steering",
-        "MotionSystem": "motion",
+        "full": full,
     }
     for name, samples in times.items():
-        result[f"{names.get(name, name)}_ms"] = round(statistics.median(samples), 3)
+        result[f"{STAGE_NAMES.get(name, name)}_ms"] = round(statistics.median(samples), 3)
     result["neighbours_mean"] = round(float(flock.neighbours.counts.mean()), 2)
+    if render:  # after the other figures: it steps the flock further
+        result["render_ms"] = round(statistics.median(time_render(flock, steps)), 3)
     result["first_step_s"] = round(first_step_s, 3)
     result["setup_s"] = round(first - start, 3)
     result["machine"] = f"{platform.machine()} {os.cpu_count()} cpu, {platform.processor()}"
@@ -95,6 +145,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.add_argument(
+        "--render", action="store_true", help="also time the sprite feed (render_ms)"
+    )
+    parser.add_argument(
+        "--full", action="store_true", help="add a leader, food, 2 sharks, 200 obstacles"
+    )
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.boids) or args.steps < 1:
         parser.error("--boids and --steps must be >= 1")
@@ -105,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     """Run the benchmark for each flock size."""
     args = parse(sys.argv[1:] if argv is None else argv)
     for boids in args.boids:
-        result = run(boids, args.steps, args.seed)
+        result = run(boids, args.steps, args.seed, args.render, args.full)
         if args.json:
             print(json.dumps(result), flush=True)
         else:

@@ -4,8 +4,10 @@
 current value, writing one moves the boid. On any other entity they hold plain values.
 """
 
+from shoal.components.agents import Attractor, Food, Leader, Predator
 from shoal.components.boid import Boid
 from shoal.components.kinematics import Position, VectorStore, Velocity
+from shoal.components.obstacle import Circle, Obstacle, Polygon, Rect, Shape
 from shoal.components.species import (
     BOUNDARY_MODES,
     FALLOFFS,
@@ -17,8 +19,17 @@ __all__ = [
     "BOUNDARY_MODES",
     "FALLOFFS",
     "STEERING_STYLES",
+    "Attractor",
     "Boid",
+    "Circle",
+    "Food",
+    "Leader",
+    "Obstacle",
+    "Polygon",
     "Position",
+    "Predator",
+    "Rect",
+    "Shape",
     "Species",
     "VectorStore",
     "Velocity",

@@ -11,9 +11,12 @@ Quick use::
     esper.process(1 / 60)          # in arcade: from on_fixed_update(delta_time)
 """
 
+from shoal.systems.collision import CollisionSystem
 from shoal.systems.config import FlockConfig
+from shoal.systems.events import BOID_EATEN, BOIDS_SPAWNED, FOOD_BITTEN, FOOD_EATEN, LEADER_LOST
 from shoal.systems.flock import MAX_BOIDS, Flock
 from shoal.systems.install import (
+    COLLISION_PRIORITY,
     LIFECYCLE_PRIORITY,
     MOTION_PRIORITY,
     NEIGHBOURS_PRIORITY,
@@ -25,28 +28,55 @@ from shoal.systems.install import (
     install,
     uninstall,
 )
+from shoal.systems.lifecycle import LifecycleSystem
 from shoal.systems.motion import MotionSystem
 from shoal.systems.neighbours import Neighbours, NeighbourSystem
+from shoal.systems.obstacle_field import (
+    ObstacleField,
+    compile_field,
+    inside_obstacle,
+    obstacle_field,
+    refresh_obstacles,
+)
+from shoal.systems.obstacles import ObstacleSystem
+from shoal.systems.seeking import SeekingSystem
+from shoal.systems.species_table import RELATIONS
 from shoal.systems.steering import SteeringSystem
 from shoal.systems.warmup import warm_up
 
 __all__ = [
+    "BOIDS_SPAWNED",
+    "BOID_EATEN",
+    "COLLISION_PRIORITY",
+    "FOOD_BITTEN",
+    "FOOD_EATEN",
+    "LEADER_LOST",
     "LIFECYCLE_PRIORITY",
     "MAX_BOIDS",
     "MOTION_PRIORITY",
     "NEIGHBOURS_PRIORITY",
     "OBSTACLES_PRIORITY",
+    "RELATIONS",
     "RENDER_PRIORITY",
     "SEEKING_PRIORITY",
     "STAGES",
     "STEERING_PRIORITY",
+    "CollisionSystem",
     "Flock",
     "FlockConfig",
+    "LifecycleSystem",
     "MotionSystem",
     "NeighbourSystem",
     "Neighbours",
+    "ObstacleField",
+    "ObstacleSystem",
+    "SeekingSystem",
     "SteeringSystem",
+    "compile_field",
+    "inside_obstacle",
     "install",
+    "obstacle_field",
+    "refresh_obstacles",
     "uninstall",
     "warm_up",
 ]

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from shoal.components import Boid, Position, Species, Velocity
 from shoal.systems.config import FlockConfig
 from shoal.systems.ecs import entities_with, in_world
+from shoal.systems.events import BOIDS_SPAWNED
 from shoal.systems.grid import Grid, build_grid, query_rows
 from shoal.systems.neighbours import Neighbours
 from shoal.systems.species_table import SpeciesTable
@@ -63,6 +64,15 @@ class Flock:
         self._grid = None  # the perception radius sets the cell size
         return species
 
+    def relate(self, observer: str, other: str, relation: str) -> None:
+        """Set how species `observer` treats species `other`; applies from the next step.
+
+        Relations: "flock", "ignore", "avoid", "flee", "chase" (see `RELATIONS`). By default
+        a species flocks with itself and ignores the others. A species reacts to others
+        within its perception radius.
+        """
+        self.species.relate(observer, other, relation)
+
     # --- arrays ------------------------------------------------------------------------
     @property
     def positions(self) -> FloatArray:
@@ -110,6 +120,8 @@ class Flock:
                 count,
             )
             self._adopt(entities, np.full(count, index, np.int64), pos, vel)
+        if count:
+            esper.dispatch_event(BOIDS_SPAWNED, entities)
         return entities
 
     def scatter(

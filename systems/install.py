@@ -5,12 +5,16 @@ from collections.abc import Iterable
 import esper
 
 from shoal.components import Species
+from shoal.systems.collision import CollisionSystem
 from shoal.systems.config import FlockConfig
 from shoal.systems.ecs import in_world
 from shoal.systems.flock import Flock
+from shoal.systems.lifecycle import LifecycleSystem
 from shoal.systems.motion import MotionSystem
 from shoal.systems.neighbours import NeighbourSystem
+from shoal.systems.obstacles import ObstacleSystem
 from shoal.systems.processor import FlockProcessor
+from shoal.systems.seeking import SeekingSystem
 from shoal.systems.steering import SteeringSystem
 
 # Stage priorities: esper runs higher priorities first. The gaps leave room for a host's own
@@ -20,13 +24,18 @@ STEERING_PRIORITY = 600
 SEEKING_PRIORITY = 500
 OBSTACLES_PRIORITY = 400
 MOTION_PRIORITY = 300
+COLLISION_PRIORITY = 250  # the hard obstacle guarantee, on the moved positions
 LIFECYCLE_PRIORITY = 200
 RENDER_PRIORITY = 100
 
 STAGES: tuple[tuple[type[FlockProcessor], int], ...] = (
     (NeighbourSystem, NEIGHBOURS_PRIORITY),
     (SteeringSystem, STEERING_PRIORITY),
+    (SeekingSystem, SEEKING_PRIORITY),
+    (ObstacleSystem, OBSTACLES_PRIORITY),
     (MotionSystem, MOTION_PRIORITY),
+    (CollisionSystem, COLLISION_PRIORITY),
+    (LifecycleSystem, LIFECYCLE_PRIORITY),
 )
 """Every processor that `install` adds, with its priority."""
 

@@ -2,7 +2,8 @@
 
 A boid i sees boid j when species i does not ignore species j, their (wrap-aware) distance is
 at most i's perception radius, and j lies inside i's field of view. A boid at exactly the same
-place, or any neighbour of a boid standing still, counts as seen. With a topological cap k,
+place, any neighbour of a boid standing still, and a predator (species i flees species j)
+count as seen whatever the field of view. With a topological cap k,
 only the k nearest (ties broken by row) are kept.
 
 Everything here works in cell-sorted order ("slots": slot k is row `order[k]`): boids of one
@@ -21,6 +22,7 @@ from shoal.systems.species_table import (
     P_COS_HALF_FOV,
     P_MAX_NEIGHBOURS,
     P_PERCEPTION,
+    RELATION_FLEE,
     RELATION_IGNORE,
 )
 from shoal.systems.store import FloatArray, IntArray
@@ -149,7 +151,8 @@ def _find_in_cells(
     cand_y = np.empty(m_max)
     cand_slot = np.empty(m_max, np.int64)
     cand_species = np.empty(m_max, np.int64)
-    seen = np.empty(m_max, np.bool_)
+    in_range = np.empty(m_max, np.bool_)
+    in_view = np.empty(m_max, np.bool_)
     off_x = np.empty(m_max)
     off_y = np.empty(m_max)
     dist = np.empty(m_max)
@@ -195,14 +198,17 @@ def _find_in_cells(
                 off_x[t] = dx
                 off_y[t] = dy
                 dist[t] = d
-                seen[t] = (d2 <= r2) & (
-                    all_round | (d2 == 0.0) | (hx * dx + hy * dy >= cos_half * d)
-                )
-            # --- compact the seen ones into this chunk's region
+                in_range[t] = d2 <= r2
+                in_view[t] = all_round | (d2 == 0.0) | (hx * dx + hy * dy >= cos_half * d)
+            # --- compact the seen ones into this chunk's region; predators are sensed all
+            # round (as fish feel them with their lateral line), whatever the field of view
             start = p
             for t in range(m):
                 q = cand_slot[t]
-                if not seen[t] or q == k or relations[s, cand_species[t]] == RELATION_IGNORE:
+                if not in_range[t] or q == k:
+                    continue
+                relation = relations[s, cand_species[t]]
+                if relation == RELATION_IGNORE or not (in_view[t] or relation == RELATION_FLEE):
                     continue
                 if p < end:
                     nb_slot[p] = q

@@ -1,36 +1,63 @@
-"""The render stage: the flock's sprites, fed in bulk from the store.
+"""The render stage: the flock's sprites, smoothed, interpolated and fed in bulk.
 
 Add it yourself (it needs arcade, so `install` does not)::
 
-    render = RenderSystem(flock)
+    render = RenderSystem(flock, looks={"shark": SpeciesLook(shark_texture(), scale=0.8)})
     esper.add_processor(render, RENDER_PRIORITY)    # in the flock's world
     ...
     def on_draw(self):
         self.clear()
-        render.draw()
+        render.draw(fixed_fraction())               # between the last two fixed steps
+
+At each fixed step the stage records where every boid is and turns its drawn heading towards
+its velocity (`shoal.systems.headings`); `draw(alpha)` draws the blend between the last two
+steps (`shoal.systems.interpolation`). What is drawn depends only on the steps taken and on
+alpha, never on how often the host draws, and drawing never changes the simulation.
 
 Importing this module imports arcade: in headless programs set ``ARCADE_HEADLESS=1`` first.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import arcade
-from PIL import Image, ImageDraw
+import numpy as np
 
+from shoal.systems.headings import blend_factors
+from shoal.systems.interpolation import DrawHistory, WorldSize
+from shoal.systems.looks import (
+    DEFAULT_HEADING_SMOOTHING,
+    FISH_BODY,
+    FISH_HEAD,
+    FISH_SIZE,
+    FISH_TAIL,
+    SpeciesLook,
+    bird_texture,
+    fish_texture,
+    shark_texture,
+)
 from shoal.systems.processor import FlockProcessor
 from shoal.systems.sprite_feed import SpriteFactory, SpriteFeed
+from shoal.systems.store import FloatArray, IntArray
 
 if TYPE_CHECKING:
     from shoal.systems.flock import Flock
 
-FISH_SIZE = (32, 16)
-"""Width and height of the default fish texture (px); it faces +x."""
-
-FISH_BODY = (255, 140, 50)
-FISH_HEAD = (255, 236, 150)
-FISH_TAIL = (205, 85, 35)
-FISH_EYE = (20, 20, 30)
+__all__ = [
+    "FISH_BODY",
+    "FISH_HEAD",
+    "FISH_SIZE",
+    "FISH_TAIL",
+    "SPECIES_TINTS",
+    "DrawnFrame",
+    "RenderSystem",
+    "SpeciesLook",
+    "bird_texture",
+    "fish_texture",
+    "fixed_fraction",
+    "shark_texture",
+]
 
 SPECIES_TINTS: tuple[tuple[int, int, int], ...] = (
     (255, 255, 255),  # the first species keeps the texture's own colours
@@ -39,76 +66,187 @@ SPECIES_TINTS: tuple[tuple[int, int, int], ...] = (
     (255, 150, 220),
     (255, 255, 120),
 )
-"""Tint of each species' sprites (by species index, repeating)."""
+"""Tint of each species without a look of its own (by species index, repeating)."""
 
 
-def fish_texture(size: tuple[int, int] = FISH_SIZE) -> arcade.Texture:
-    """A small fish drawn with PIL, facing +x: a pale head at the right, a dark tail at left.
+def fixed_fraction() -> float:
+    """How far arcade's fixed clock is into the next step, in [0, 1]: the alpha to draw at.
 
-    The head is the brightest part so that a picture shows which way a fish faces.
+    arcade runs `on_fixed_update` until the fixed clock has caught up with the frame clock;
+    the remainder, over the fixed rate, is `arcade.clock.GLOBAL_FIXED_CLOCK.fraction`. It can
+    pass 1 when the window's `fixed_frame_cap` skipped steps, hence the clamp.
     """
-    w, h = size
-    image = Image.new("RGBA", size, (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    mid = (h - 1) / 2
-    draw.polygon([(0, 0), (0.3 * w, mid), (0, h - 1)], fill=FISH_TAIL)
-    draw.ellipse((0.18 * w, 0.15 * h, w - 1, 0.85 * h), fill=FISH_BODY)
-    draw.ellipse((0.62 * w, 0.22 * h, w - 1, 0.78 * h), fill=FISH_HEAD)
-    eye = (0.80 * w, 0.34 * h)
-    draw.ellipse((eye[0] - 1, eye[1] - 1, eye[0] + 1, eye[1] + 1), fill=FISH_EYE)
-    return arcade.Texture(image, hash=f"shoal-fish-{w}x{h}")
+    return min(max(float(arcade.clock.GLOBAL_FIXED_CLOCK.fraction), 0.0), 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnFrame:
+    """What the last `frame()` drew: one row per boid, in the store's row order then.
+
+    Attributes:
+        entities: entity of each row.
+        positions: drawn positions (n, 2), interpolated.
+        angles: drawn angles (arcade's clockwise degrees), smoothed and interpolated.
+        alpha: the fraction between the last two fixed steps it was drawn at.
+        steps: `RenderSystem.steps` when it was drawn (older than the render's: stale).
+    """
+
+    entities: IntArray
+    positions: FloatArray
+    angles: FloatArray
+    alpha: float
+    steps: int
 
 
 class RenderSystem(FlockProcessor):
-    """Stage 7: keep one sprite per boid and feed their positions and headings each step.
+    """Stage 7: one sprite per boid, drawn where it is between fixed steps, facing its way.
 
     Args:
         flock: the flock to draw.
-        texture: the sprites' texture, facing +x (default: `fish_texture()`).
-        scale: sprite scale.
-        tints: colour of each species' sprites, by species index (repeating).
-        factory: makes a new boid's sprite from (entity, species index), replacing the
-            texture / scale / tints defaults; its texture must face +x.
+        looks: per species name, its texture, scale, tint and heading smoothing. Species
+            without one get the defaults below.
+        texture: default texture, facing +x (default: `fish_texture()`).
+        scale: default sprite scale.
+        tints: default tint of each species, by species index (repeating).
+        heading_smoothing: default time constant (s) of the drawn-heading filter (0: none).
+        factory: makes a new boid's sprite from (entity, species index), replacing the looks'
+            texture / scale / tint (heading smoothing still applies); it must face +x.
         fast: False forces the feed's per-sprite fallback.
 
     Attributes:
         sprites: the SpriteList to draw (`draw()` does it). Its sprites' own `position` /
-            `angle` are not updated each step: see `shoal.systems.sprite_feed`.
+            `angle` are not updated each frame: see `shoal.systems.sprite_feed`.
         feed: the `SpriteFeed` that fills it.
+        last_frame: what the last `frame()` drew (None before the first).
     """
 
     def __init__(
         self,
         flock: "Flock",
         *,
+        looks: Mapping[str, SpeciesLook] | None = None,
         texture: arcade.Texture | None = None,
         scale: float = 1.0,
         tints: Sequence[tuple[int, int, int]] = SPECIES_TINTS,
+        heading_smoothing: float = DEFAULT_HEADING_SMOOTHING,
         factory: SpriteFactory | None = None,
         fast: bool = True,
     ) -> None:
         super().__init__(flock)
+        self.looks = dict(looks or {})
         self.texture = fish_texture() if texture is None else texture
-        self.scale = scale
-        self.tints = tuple(tints) or ((255, 255, 255),)
+        tints = tuple(tints) or ((255, 255, 255),)
+        self._defaults = [SpeciesLook(self.texture, scale, t, heading_smoothing) for t in tints]
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.feed = SpriteFeed(self.sprites, factory or self._make_sprite, fast=fast)
+        self.history = DrawHistory.empty()
+        self.last_frame: DrawnFrame | None = None
+        self._steps = 0  # fixed steps and snaps recorded: with alpha, what a frame shows
+        self._written: tuple[int, float] | None = None
+        self._factors: tuple[float, int, FloatArray] = (0.0, -1, np.ones(0))
 
+    @property
+    def steps(self) -> int:
+        """Fixed steps (and `update` snaps) recorded so far."""
+        return self._steps
+
+    # --- looks ---------------------------------------------------------------------------
+    def look_of(self, species: int) -> SpeciesLook:
+        """The look of species index `species` (its own, or the defaults)."""
+        names = self.flock.species.names
+        if species < len(names) and names[species] in self.looks:
+            return self.looks[names[species]]
+        return self._defaults[species % len(self._defaults)]
+
+    def set_look(self, name: str, look: SpeciesLook) -> None:
+        """Give species `name` a new look; its boids' sprites change now (a Python loop over
+        them: for tuning, not for every frame)."""
+        self.looks[name] = look
+        self._factors = (0.0, -1, self._factors[2])  # recompute the heading filter
+        if name not in self.flock.species:
+            return
+        store = self.flock.store
+        ours = store.entities[store.species == self.flock.species.index(name)]
+        for sprite in self.feed.sprites_of(ours):
+            self._restyle(sprite, look)
+
+    # --- the fixed step ------------------------------------------------------------------
     def process(self, *args: Any, **kwargs: Any) -> None:
-        """Feed this step's positions and headings into the sprites."""
-        self.update()
+        """Record this fixed step: positions, and headings turned towards the velocities."""
+        self.advance(self.step_length(args))
+
+    def advance(self, dt: float) -> None:
+        """Record the store as the latest fixed step, `dt` seconds after the previous one."""
+        store = self.flock.store
+        self._follow_store()
+        factors = self._species_factors(dt)[store.species]
+        self.history.advance(store.positions, store.velocities, factors)
+        self._steps += 1
 
     def update(self) -> None:
-        """Feed the store now (e.g. after spawning, before the first step is drawn)."""
-        # Heading smoothing and interpolation between fixed steps belong here: compute other
-        # positions / angles and pass them to self.feed.write after self.feed.match.
-        self.feed.update(self.flock.store)
+        """Show the store as it is now: no interpolation until the next step, headings along
+        the velocities (e.g. after spawning, before the first step is drawn)."""
+        store = self.flock.store
+        self._follow_store()
+        self.history.snap(store.positions, store.velocities)
+        self._steps += 1
+        self.frame(1.0)
 
-    def draw(self) -> None:
-        """Draw the flock (call from `on_draw`)."""
+    # --- drawing -------------------------------------------------------------------------
+    def frame(self, alpha: float = 1.0) -> DrawnFrame:
+        """Write every sprite's position and angle `alpha` (0..1) of the way from the
+        previous fixed step to the latest (1: the latest). Boids added or deleted since the
+        latest step are shown or hidden at once."""
+        store = self.flock.store
+        history = self.history
+        if not history.matches(store.entities):
+            # Between steps: show the store's boids without recording them, so that what is
+            # drawn after the next step does not depend on whether this frame was drawn.
+            history = history.follow(store.entities, store.positions, store.velocities)
+            self._written = None
+        if self.feed.match(history.entities, store.species):
+            self._written = None
+        key = (self._steps, alpha)
+        if self._written != key or self.last_frame is None:
+            positions, angles = history.frame(alpha, self._torus())
+            self.feed.write(positions, angles)
+            self.last_frame = DrawnFrame(history.entities, positions, angles, alpha, self._steps)
+            self._written = key if history is self.history else None
+        return self.last_frame
+
+    def draw(self, alpha: float = 1.0) -> None:
+        """Draw the flock `alpha` of the way between the last two fixed steps (call from
+        `on_draw`, with `fixed_fraction()` for smooth motion; 1 draws the latest step)."""
+        self.frame(alpha)
         self.sprites.draw()
 
+    # --- internals -----------------------------------------------------------------------
+    def _follow_store(self) -> None:
+        store = self.flock.store
+        self.history = self.history.follow(store.entities, store.positions, store.velocities)
+        self.feed.match(self.history.entities, store.species)
+        self._written = None
+
+    def _species_factors(self, dt: float) -> FloatArray:
+        """Heading filter factor of each species index for a step of `dt` (cached)."""
+        count = len(self.flock.species)
+        cached_dt, cached_count, factors = self._factors
+        if cached_dt != dt or cached_count != count:
+            taus = np.array([self.look_of(i).heading_smoothing for i in range(count)])
+            factors = blend_factors(dt, taus)
+            self._factors = (dt, count, factors)
+        return factors
+
+    def _torus(self) -> WorldSize | None:
+        config = self.flock.config
+        return (config.width, config.height) if config.wraps else None
+
     def _make_sprite(self, entity: int, species: int) -> arcade.Sprite:
-        sprite = arcade.Sprite(self.texture, scale=self.scale)
-        sprite.color = arcade.types.Color(*self.tints[species % len(self.tints)])
+        sprite = arcade.Sprite(self.texture)
+        self._restyle(sprite, self.look_of(species))
         return sprite
+
+    def _restyle(self, sprite: arcade.Sprite, look: SpeciesLook) -> None:
+        sprite.texture = self.texture if look.texture is None else look.texture
+        sprite.scale = look.scale
+        sprite.color = arcade.types.Color(*look.tint)

@@ -48,9 +48,18 @@ STYLE_REYNOLDS = STEERING_STYLES.index("reynolds")
 STYLE_ACCUMULATE = STEERING_STYLES.index("accumulate")
 STYLE_TURN = STEERING_STYLES.index("turn")
 
-# How species i treats species j (relations[i, j]).
-RELATION_IGNORE = 0
-RELATION_FLOCK = 1
+RELATIONS = ("ignore", "flock", "avoid", "flee", "chase")
+"""How a species treats another (`Flock.relate`): not at all; flocks with it (separation,
+alignment, cohesion); keeps away from it (separation out to the perception radius); flees it
+as a predator (evasion with prediction, inside the fear radius, alarm spreads); hunts it
+(pursuit with prediction, catches it inside the catch radius)."""
+
+# relations[i, j]: how species i treats species j, as an index into RELATIONS.
+RELATION_IGNORE = RELATIONS.index("ignore")
+RELATION_FLOCK = RELATIONS.index("flock")
+RELATION_AVOID = RELATIONS.index("avoid")
+RELATION_FLEE = RELATIONS.index("flee")
+RELATION_CHASE = RELATIONS.index("chase")
 
 
 def pack(species: Species) -> npt.NDArray[np.float64]:
@@ -151,6 +160,16 @@ class SpeciesTable:
         self._species[index] = species
         self.params[index] = pack(species)
         return species
+
+    def relate(self, observer: str, other: str, relation: str) -> None:
+        """Set how species `observer` treats species `other` (one of `RELATIONS`)."""
+        if relation not in RELATIONS:
+            raise ValueError(f"relation {relation!r} must be one of {RELATIONS}")
+        self.relations[self.index(observer), self.index(other)] = RELATIONS.index(relation)
+
+    def relation(self, observer: str, other: str) -> str:
+        """How species `observer` treats species `other`."""
+        return RELATIONS[self.relations[self.index(observer), self.index(other)]]
 
     @property
     def max_perception(self) -> float:

@@ -26,7 +26,17 @@ import arcade
 import numpy as np
 import numpy.typing as npt
 
+from shoal.systems.headings import heading_degrees, still
 from shoal.systems.store import FloatArray, FlockStore, IntArray
+
+# heading_degrees lives in shoal.systems.headings; it is re-exported here, where it started.
+__all__ = [
+    "SUPPORTED_ARCADE_MAJOR",
+    "SpriteFactory",
+    "SpriteFeed",
+    "fast_path_problem",
+    "heading_degrees",
+]
 
 log = logging.getLogger(__name__)
 
@@ -36,22 +46,10 @@ SpriteFactory = Callable[[int, int], arcade.Sprite]
 SUPPORTED_ARCADE_MAJOR = 3
 """The arcade major version whose SpriteList internals the fast path was written against."""
 
-# Speeds below this (px/s) keep the sprite's last heading: atan2(0, 0) would snap it to +x.
-_STILL_SPEED = 1e-6
-
 # Up to this many removed sprites go one by one; more are found in a single pass.
 _FEW = 16
 
 _warned = False
-
-
-def heading_degrees(velocities: FloatArray) -> FloatArray:
-    """arcade angles (clockwise degrees) that turn a sprite drawn facing +x to its velocity.
-
-    A boid's heading is atan2(vy, vx), counter-clockwise from +x; arcade 3's `Sprite.angle`
-    turns clockwise, hence the minus sign.
-    """
-    return np.degrees(-np.arctan2(velocities[:, 1], velocities[:, 0]))
 
 
 def fast_path_problem(sprites: arcade.SpriteList[Any]) -> str | None:
@@ -151,15 +149,20 @@ class SpriteFeed:
         self.match(store.entities, store.species)
         self.write(store.positions, heading_degrees(store.velocities), store.velocities)
 
-    def match(self, entities: IntArray, species: IntArray) -> None:
-        """Make row i of the feed the sprite of `entities[i]`, adding and removing sprites."""
+    def match(self, entities: IntArray, species: IntArray) -> bool:
+        """Make row i of the feed the sprite of `entities[i]`, adding and removing sprites.
+
+        Returns:
+            True if any row changed (then every row must be written again).
+        """
         if len(self.sprites) != len(self._entities):
             self._rebuild()  # someone changed our list behind our back
         if len(entities) == len(self._entities) and np.array_equal(entities, self._entities):
-            return
+            return False
         self._remove_gone(entities)
         self._add_new(entities, species)
         self._map_rows(entities)
+        return True
 
     def write(
         self,
@@ -191,6 +194,12 @@ class SpriteFeed:
         if self._fast:
             self._sync_sprite(sprite, self._buffer())
         return sprite
+
+    def sprites_of(self, entities: IntArray) -> list[arcade.Sprite]:
+        """The sprites of those of `entities` that the feed has, as they are (on the fast
+        path their own position and angle may be stale): to restyle them."""
+        sprite_of = self._sprite_of
+        return [sprite_of[e] for e in entities.tolist() if e in sprite_of]
 
     def sync_sprites(self) -> None:
         """Bring every sprite object's position, angle and hit box up to what is drawn.
@@ -263,9 +272,9 @@ class SpriteFeed:
             slice(0, len(self._slots)) if self._in_order else self._slots
         )
         if velocities is not None:
-            still = _still(velocities)
-            if still.any():
-                angles = np.where(still, buffer[rows, 3], angles)
+            stopped = still(velocities)
+            if stopped.any():
+                angles = np.where(stopped, buffer[rows, 3], angles)
         buffer[rows, 0:2] = positions
         buffer[rows, 3] = angles
         self.sprites._sprite_pos_angle_changed = True
@@ -274,18 +283,18 @@ class SpriteFeed:
         self, positions: FloatArray, angles: FloatArray, velocities: FloatArray | None
     ) -> None:
         """The fallback: arcade's public setters, one sprite at a time."""
-        still = _still(velocities) if velocities is not None else np.zeros(len(angles), bool)
+        stopped = still(velocities) if velocities is not None else np.zeros(len(angles), bool)
         sprite_of = self._sprite_of
-        for entity, (x, y), angle, stopped in zip(
+        for entity, (x, y), angle, halted in zip(
             self._entities.tolist(),
             positions.tolist(),
             angles.tolist(),
-            still.tolist(),
+            stopped.tolist(),
             strict=True,
         ):
             sprite = sprite_of[entity]
             sprite.position = (x, y)
-            if not stopped:
+            if not halted:
                 sprite.angle = angle
 
     def _sync_sprite(self, sprite: arcade.Sprite, buffer: npt.NDArray[np.float32]) -> None:
@@ -302,8 +311,3 @@ class SpriteFeed:
             log.warning("SpriteFeed: per-sprite fallback (slow): %s", problem)
             _warned = True
         return False
-
-
-def _still(velocities: FloatArray) -> npt.NDArray[np.bool_]:
-    speed2: npt.NDArray[np.float64] = np.einsum("ij,ij->i", velocities, velocities)
-    return speed2 < _STILL_SPEED * _STILL_SPEED

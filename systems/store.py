@@ -10,8 +10,21 @@ IntArray = npt.NDArray[np.int64]
 _T = TypeVar("_T", bound=np.generic)
 
 
+# Every per-boid column: name -> (shape of one row, dtype, value of an empty row).
+_COLUMNS: dict[str, tuple[tuple[int, ...], type[np.generic], float]] = {
+    "position": ((2,), np.float64, 0.0),
+    "velocity": ((2,), np.float64, 0.0),
+    "acceleration": ((2,), np.float64, 0.0),
+    "species": ((), np.int64, 0),
+    "entity": ((), np.int64, -1),
+    "alarm": ((), np.float64, 0.0),  # 1: flees a predator it sees; less: alarmed by others
+    "cooldown": ((), np.float64, 0.0),  # seconds until it may eat or catch again
+    "wander": ((), np.float64, 0.0),  # angle of its wander target off its heading (rad)
+}
+
+
 class FlockStore:
-    """Dense rows of positions, velocities, accelerations and species, keyed by entity.
+    """Dense rows of every boid's numbers (position, velocity, ...), keyed by entity.
 
     Rows are kept dense by swap-remove: deleting row i moves the last row into i. The maps
     `entity -> row` (dict) and `row -> entity` (array) are updated together and are always
@@ -20,15 +33,16 @@ class FlockStore:
 
     def __init__(self, capacity: int = 256) -> None:
         self._n = 0
-        self._pos: FloatArray = np.zeros((capacity, 2))
-        self._vel: FloatArray = np.zeros((capacity, 2))
-        self._acc: FloatArray = np.zeros((capacity, 2))
-        self._species: IntArray = np.zeros(capacity, dtype=np.int64)
-        self._entity: IntArray = np.full(capacity, -1, dtype=np.int64)
+        self._columns: dict[str, npt.NDArray[np.generic]] = {
+            name: np.full((capacity, *shape), empty, dtype=dtype)
+            for name, (shape, dtype, empty) in _COLUMNS.items()
+        }
         self._row_of: dict[int, int] = {}
         # Bumped on every change of the positions (step, write, add, remove) so that
         # lazily built structures (the grid) know when they are stale.
         self.version = 0
+        # Bumped when rows are added or removed: row numbers kept from before are stale.
+        self.layout = 0
 
     # --- sizes and views ---------------------------------------------------------------
     def __len__(self) -> int:
@@ -37,30 +51,53 @@ class FlockStore:
     def __contains__(self, entity: object) -> bool:
         return entity in self._row_of
 
+    def _floats(self, name: str) -> FloatArray:
+        column: FloatArray = self._columns[name][: self._n]  # type: ignore[assignment]
+        return column
+
+    def _ints(self, name: str) -> IntArray:
+        column: IntArray = self._columns[name][: self._n]  # type: ignore[assignment]
+        return column
+
     @property
     def positions(self) -> FloatArray:
         """Live (n, 2) view of the positions."""
-        return self._pos[: self._n]
+        return self._floats("position")
 
     @property
     def velocities(self) -> FloatArray:
         """Live (n, 2) view of the velocities."""
-        return self._vel[: self._n]
+        return self._floats("velocity")
 
     @property
     def accelerations(self) -> FloatArray:
         """Live (n, 2) view of this step's steering accelerations."""
-        return self._acc[: self._n]
+        return self._floats("acceleration")
 
     @property
     def species(self) -> IntArray:
         """Live (n,) view of the species index of each row."""
-        return self._species[: self._n]
+        return self._ints("species")
 
     @property
     def entities(self) -> IntArray:
         """Live (n,) view of the entity of each row."""
-        return self._entity[: self._n]
+        return self._ints("entity")
+
+    @property
+    def alarm(self) -> FloatArray:
+        """Live (n,) alarm level: 1 flees a predator it sees, less is alarm spread by others."""
+        return self._floats("alarm")
+
+    @property
+    def cooldown(self) -> FloatArray:
+        """Live (n,) seconds until each boid may eat or catch again."""
+        return self._floats("cooldown")
+
+    @property
+    def wander(self) -> FloatArray:
+        """Live (n,) wander angle of each boid (radians off its heading)."""
+        return self._floats("wander")
 
     def row(self, entity: int) -> int:
         """The row of `entity`; KeyError if it is not in the store."""
@@ -74,68 +111,68 @@ class FlockStore:
     def read_vector(self, column: str, entity: int) -> tuple[float, float]:
         """Return one entity's (x, y) in `column` ("position" or "velocity")."""
         row = self._row_of[entity]
-        array = self._pos if column == "position" else self._vel
+        array = self._columns[column]
         return (float(array[row, 0]), float(array[row, 1]))
 
     def write_vector(self, column: str, entity: int, x: float, y: float) -> None:
         """Set one entity's (x, y) in `column`. Values must be finite."""
         if not (np.isfinite(x) and np.isfinite(y)):
             raise ValueError(f"{column} of entity {entity} must be finite, got ({x}, {y})")
-        row = self._row_of[entity]
-        array = self._pos if column == "position" else self._vel
-        array[row] = (x, y)
+        self._columns[column][self._row_of[entity]] = (x, y)
         self.version += 1
 
     # --- add / remove ------------------------------------------------------------------
     def add(
         self, entities: IntArray, species: IntArray, positions: FloatArray, velocities: FloatArray
     ) -> None:
-        """Append rows for new entities."""
+        """Append rows for new entities (their other columns start empty)."""
         count = len(entities)
         self._reserve(self._n + count)
         rows = slice(self._n, self._n + count)
-        self._pos[rows] = positions
-        self._vel[rows] = velocities
-        self._acc[rows] = 0.0
-        self._species[rows] = species
-        self._entity[rows] = entities
+        for name, (_, _, empty) in _COLUMNS.items():
+            self._columns[name][rows] = empty
+        self._columns["position"][rows] = positions
+        self._columns["velocity"][rows] = velocities
+        self._columns["species"][rows] = species
+        self._columns["entity"][rows] = entities
         self._row_of.update(zip(entities.tolist(), range(self._n, self._n + count), strict=True))
         self._n += count
         self.version += 1
+        self.layout += 1
 
     def remove(self, entities: IntArray) -> None:
         """Remove the rows of `entities` (each must be present), keeping rows dense."""
+        entity_column = self._columns["entity"]
         for entity in entities.tolist():
             row = self._row_of.pop(entity)
             last = self._n - 1
             if row != last:
-                for array in (self._pos, self._vel, self._acc, self._species, self._entity):
+                for array in self._columns.values():
                     array[row] = array[last]
-                self._row_of[int(self._entity[row])] = row
-            self._entity[last] = -1
+                self._row_of[int(entity_column[row])] = row
+            entity_column[last] = -1
             self._n = last
         self.version += 1
+        self.layout += 1
 
     def _reserve(self, needed: int) -> None:
-        capacity = len(self._entity)
+        capacity = len(self._columns["entity"])
         if needed <= capacity:
             return
         new_capacity = max(needed, 2 * capacity)
-        self._pos = _grown(self._pos, new_capacity)
-        self._vel = _grown(self._vel, new_capacity)
-        self._acc = _grown(self._acc, new_capacity)
-        self._species = _grown(self._species, new_capacity)
-        self._entity = _grown(self._entity, new_capacity, fill=-1)
+        for name, (_, _, empty) in _COLUMNS.items():
+            self._columns[name] = _grown(self._columns[name], new_capacity, empty)
 
     def check(self) -> None:
         """Raise AssertionError if the entity <-> row maps disagree (used by tests)."""
+        entity_column = self._columns["entity"]
         assert len(self._row_of) == self._n, "map size differs from row count"
         for entity, row in self._row_of.items():
-            assert self._entity[row] == entity, f"row {row} holds {self._entity[row]}"
-        assert np.all(self._entity[self._n :] == -1), "stale entity past the last row"
+            assert entity_column[row] == entity, f"row {row} holds {entity_column[row]}"
+        assert np.all(entity_column[self._n :] == -1), "stale entity past the last row"
 
 
-def _grown(array: npt.NDArray[_T], capacity: int, fill: int = 0) -> npt.NDArray[_T]:
+def _grown(array: npt.NDArray[_T], capacity: int, fill: float) -> npt.NDArray[_T]:
     grown = np.full((capacity, *array.shape[1:]), fill, dtype=array.dtype)
     grown[: len(array)] = array
     return grown

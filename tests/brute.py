@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components import Species
+from shoal.systems.species_table import RELATION_FLEE, RELATION_IGNORE
 
 
 def offsets(
@@ -23,11 +24,12 @@ def neighbour_sets(
     positions: npt.NDArray[np.float64],
     velocities: npt.NDArray[np.float64],
     species_of: list[Species],
-    flocks_with: npt.NDArray[np.bool_],
+    relations: npt.NDArray[np.int64],
     species_index: npt.NDArray[np.int64],
     wrap: tuple[float, float] | None,
 ) -> list[list[int]]:
-    """Rows each boid sees: within radius, inside the view, species not ignored; k nearest."""
+    """Rows each boid sees: within radius, inside the view (or a predator), species not
+    ignored; the k nearest."""
     result = []
     for i in range(len(positions)):
         sp = species_of[species_index[i]]
@@ -35,13 +37,15 @@ def neighbour_sets(
         d2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
         dist = np.sqrt(d2)
         ok = d2 <= sp.perception_radius**2
-        ok &= flocks_with[species_index[i], species_index]
+        relation = relations[species_index[i], species_index]
+        ok &= relation != RELATION_IGNORE
         ok[i] = False
         speed = math.sqrt(velocities[i, 0] ** 2 + velocities[i, 1] ** 2)
         if sp.fov_degrees < 360 and speed > 0:
             hx, hy = velocities[i] / speed
             cos_half = math.cos(math.radians(sp.fov_degrees) / 2)
-            ok &= (d2 == 0) | (hx * d[:, 0] + hy * d[:, 1] >= cos_half * dist)
+            in_view = hx * d[:, 0] + hy * d[:, 1] >= cos_half * dist
+            ok &= (d2 == 0) | in_view | (relation == RELATION_FLEE)
         rows = np.flatnonzero(ok)
         if 0 < sp.max_neighbours < len(rows):
             rows = np.array(sorted(rows, key=lambda j: (dist[j], j))[: sp.max_neighbours])

@@ -1,5 +1,6 @@
 """A flock schools: it aligns from random headings, reproducibly, in every steering style."""
 
+import esper
 import numba
 import numpy as np
 
@@ -31,9 +32,11 @@ def test_same_seed_same_result() -> None:
         flock.scatter("fish", 150)
         for _ in range(200):
             flock.step()
-        return np.hstack([flock.positions, flock.velocities])
+        state = np.hstack([flock.positions, flock.velocities])
+        esper.delete_world(world)
+        return state
 
-    a, b, c = run("a", 1), run("b", 1), run("c", 2)
+    a, b, c = run("seed-a", 1), run("seed-b", 1), run("seed-c", 2)
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c)
 
@@ -101,8 +104,10 @@ def test_result_does_not_depend_on_thread_count() -> None:
             flock.scatter("fish", 400)
             for _ in range(120):
                 flock.step()
-            return np.hstack([flock.positions, flock.velocities])
+            state = np.hstack([flock.positions, flock.velocities])
+            esper.delete_world(world)
+            return state
         finally:
             numba.set_num_threads(threads)
 
-    assert np.array_equal(run("one", 1), run("all", threads))
+    assert np.array_equal(run("threads-one", 1), run("threads-all", threads))

@@ -9,11 +9,9 @@ import pytest
 from shoal.components import Position, Species
 from shoal.systems import (
     MOTION_PRIORITY,
-    STEERING_PRIORITY,
+    STAGES,
     FlockConfig,
-    MotionSystem,
     NeighbourSystem,
-    SteeringSystem,
     install,
     uninstall,
 )
@@ -34,14 +32,21 @@ def test_host_world_processors_run_between_stages(fresh_world: str) -> None:
     assert flock.world == fresh_world
     flock.scatter("fish", 40)
     log: list[Any] = []
-    # Between steering and motion: the accelerations are fresh, the boids not yet moved.
-    esper.add_processor(Recorder(log, flock), (STEERING_PRIORITY + MOTION_PRIORITY) // 2)
+    # Just before motion: the accelerations are fresh, the boids not yet moved.
+    esper.add_processor(Recorder(log, flock), MOTION_PRIORITY + 50)
     esper.process(1 / 60)
     ((_, accelerations, steps_before_motion),) = log
     assert np.any(accelerations != 0)
     assert steps_before_motion == 0 and flock.steps == 1
-    order = [type(p) for p in esper._processors]
-    assert order == [NeighbourSystem, SteeringSystem, Recorder, MotionSystem]
+    expected: list[type] = [
+        system for system, priority in STAGES if priority > MOTION_PRIORITY + 50
+    ]
+    expected.append(Recorder)
+    expected += [system for system, priority in STAGES if priority < MOTION_PRIORITY + 50]
+    assert [type(p) for p in esper._processors] == expected
+    assert [priority for _, priority in STAGES] == sorted(
+        (priority for _, priority in STAGES), reverse=True
+    )
 
 
 def test_own_world_leaves_the_host_world_alone(fresh_world: str) -> None:

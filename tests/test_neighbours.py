@@ -53,7 +53,7 @@ def check(flock: Flock, species: list[Species], boundary: str = "wrap") -> None:
     store = flock.store
     wrap = (flock.config.width, flock.config.height) if boundary == "wrap" else None
     expected = neighbour_sets(
-        store.positions, store.velocities, species, flock.species.relations > 0, store.species, wrap
+        store.positions, store.velocities, species, flock.species.relations, store.species, wrap
     )
     assert grid_sets(flock) == expected
 
@@ -200,3 +200,26 @@ def test_query_rejects_bad_input() -> None:
         flock.query(0, 0, -1)
     with pytest.raises(ValueError, match="x"):
         flock.query(math.nan, 0, 1)
+
+
+def test_relations_match_brute_force_and_predators_are_seen_all_round() -> None:
+    rng = np.random.default_rng(13)
+    pos, vel = random_cloud(rng, 400)
+    species = [
+        Species("fish", perception_radius=40, separation_radius=5, fov_degrees=200),
+        Species("shark", perception_radius=60, separation_radius=10, fov_degrees=120),
+        Species("eel", perception_radius=30, separation_radius=5, fov_degrees=270),
+    ]
+    index = rng.integers(0, 3, len(pos))
+    flock = make_flock(pos, vel, species, "wrap", index)
+    flock.relate("fish", "shark", "flee")
+    flock.relate("shark", "fish", "chase")
+    flock.relate("eel", "fish", "avoid")
+    flock.relate("fish", "eel", "ignore")
+    check(flock, species)
+    # A fish sees a shark right behind it.
+    fish, shark = flock.spawn("fish", [[200.0, 100.0]], [[30.0, 0.0]])[0], flock.spawn(
+        "shark", [[180.0, 100.0]], [[30.0, 0.0]])[0]  # fmt: skip
+    run_neighbour_stage()
+    assert shark in flock.neighbours_of(fish)
+    assert fish in flock.neighbours_of(shark)

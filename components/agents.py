@@ -1,0 +1,112 @@
+"""Entities that boids react to: leaders, food, attractors and predators.
+
+Put one of these, with a `Position` (and a `Velocity` if it moves), on any entity: the
+player's fish, a host game's sprite, a pellet. Each names the species it concerns; an empty
+tuple means every species.
+"""
+
+import math
+from dataclasses import dataclass
+
+
+def _species_names(owner: str, species: object) -> None:
+    if not isinstance(species, tuple) or not all(isinstance(n, str) and n for n in species):
+        raise ValueError(f"{owner}: species = {species!r} must be a tuple of species names")
+
+
+def _non_negative(owner: str, name: str, value: object, positive: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{owner}: {name} = {value!r} must be a finite number")
+    if value < 0 or (positive and value == 0):
+        raise ValueError(f"{owner}: {name} = {value!r} must be {'> 0' if positive else '>= 0'}")
+
+
+@dataclass(frozen=True, slots=True)
+class Leader:
+    """Boids of these species follow this entity (the nearest leader, if several).
+
+    How they follow (weight, distance behind, range, clearance) is per species: see
+    `Species.leader_weight` and the parameters after it.
+    """
+
+    species: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _species_names("Leader", self.species)
+
+
+@dataclass(slots=True)
+class Food:
+    """Food that boids of these species sense, swim to, stop short of, and eat bite by bite.
+
+    A boid bites when within `radius` plus its species' `catch_radius`; each bite fires
+    `FOOD_BITTEN`; the last one fires `FOOD_EATEN` and deletes the entity. Food with a
+    `Velocity` moves (sinking pellets) and settles on the floor of a contained tank.
+
+    Attributes:
+        bites: bites left (> 0).
+        radius: size of the food; boids stop short of it (px, > 0).
+        species: who eats it (empty: every species).
+    """
+
+    bites: int = 3
+    radius: float = 6.0
+    species: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.bites, bool) or not isinstance(self.bites, int) or self.bites < 1:
+            raise ValueError(f"Food: bites = {self.bites!r} must be an integer >= 1")
+        _non_negative("Food", "radius", self.radius, positive=True)
+        _species_names("Food", self.species)
+
+
+@dataclass(frozen=True, slots=True)
+class Attractor:
+    """Draws boids within `radius` towards it, and they stop at `dead_radius`; never eaten.
+
+    Attributes:
+        radius: how far it draws boids from (px, > 0).
+        dead_radius: boids come no closer than this (px, >= 0, < radius).
+        weight: strength, times the species' `food_weight`.
+        species: who it draws (empty: every species).
+    """
+
+    radius: float = 200.0
+    dead_radius: float = 40.0
+    weight: float = 1.0
+    species: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _non_negative("Attractor", "radius", self.radius, positive=True)
+        _non_negative("Attractor", "dead_radius", self.dead_radius)
+        _non_negative("Attractor", "weight", self.weight)
+        if self.dead_radius >= self.radius:
+            raise ValueError(f"Attractor: dead_radius = {self.dead_radius} must be < radius")
+        _species_names("Attractor", self.species)
+
+
+@dataclass(slots=True)
+class Predator:
+    """A predator that is not a boid (a host's shark or player): prey flee it, it catches.
+
+    Boids of the prey species flee it (with prediction from its `Velocity`, if any) inside
+    their `fear_radius`. Within `catch_radius` it catches the nearest (fires `BOID_EATEN`,
+    deletes the boid), then rests `cooldown` seconds. Moving it is the host's business; for
+    a hunter that shoal moves, use a boid species related to its prey by "chase".
+
+    Attributes:
+        prey: species that fear it (empty: every species).
+        catch_radius: px, >= 0 (0: it only scares).
+        cooldown: seconds it rests after a catch (>= 0).
+        resting: seconds of rest left (state).
+    """
+
+    prey: tuple[str, ...] = ()
+    catch_radius: float = 14.0
+    cooldown: float = 2.0
+    resting: float = 0.0
+
+    def __post_init__(self) -> None:
+        _species_names("Predator", self.prey)
+        _non_negative("Predator", "catch_radius", self.catch_radius)
+        _non_negative("Predator", "cooldown", self.cooldown)

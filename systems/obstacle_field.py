@@ -1,0 +1,287 @@
+"""The obstacle field: a world's obstacles compiled into arrays, and the queries on them.
+
+Circles stay circles; rectangles and polygons become counter-clockwise edge segments. A
+coarse uniform grid over the obstacles' bounding boxes lets a query test only the obstacles
+near it (`shoal.systems.obstacle_kernel`). A flock's field is rebuilt only when the set of
+`Obstacle` entities in its world changes::
+
+    field = obstacle_field(flock)
+    stuck = inside_obstacle(field, flock.positions)     # bool per boid
+"""
+
+import math
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import esper
+import numpy as np
+import numpy.typing as npt
+
+from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Shape, signed_area
+from shoal.systems.ecs import entities_with, in_world
+from shoal.systems.obstacle_kernel import (
+    F_X0,
+    F_Y1,
+    I_CELL_X,
+    I_CELL_Y,
+    KIND_CIRCLE,
+    KIND_POLYGON,
+    Geometry,
+    cast_points,
+    inside_points,
+    surface_points,
+)
+from shoal.systems.store import FloatArray, IntArray
+
+if TYPE_CHECKING:
+    from shoal.systems.flock import Flock
+
+# About this many grid cells per obstacle: a short look-ahead path then meets a few cells
+# holding a few obstacles each, however many obstacles the world has.
+_CELLS_PER_OBSTACLE = 4
+_MAX_CELLS_PER_AXIS = 1024
+# Obstacle boxes are registered slightly grown, so a point exactly on a box edge still finds
+# the obstacle whatever the rounding of its cell index.
+_BOX_PAD = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class ObstacleField:
+    """A set of obstacles compiled for the kernels. Immutable.
+
+    Attributes:
+        shapes: the shapes, in obstacle-index order.
+        entities: the esper entity of each obstacle (-1 when built from bare shapes).
+        geometry: the arrays the kernels read (see `shoal.systems.obstacle_kernel`).
+    """
+
+    shapes: tuple[Shape, ...]
+    entities: IntArray
+    geometry: Geometry
+
+    def __len__(self) -> int:
+        return len(self.shapes)
+
+    @property
+    def bounds(self) -> FloatArray:
+        """(n, 4) bounding boxes: x min, y min, x max, y max."""
+        return self.geometry[0][:, F_X0 : F_Y1 + 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """Per point: the nearest obstacle surface (see `surface`).
+
+    Attributes:
+        distance: signed distance (< 0 inside, 0 on the boundary; inf with no obstacles).
+        points: nearest surface points, (n, 2).
+        normals: outward unit normals there, (n, 2).
+        obstacle: index of that obstacle in the field (-1 with no obstacles).
+    """
+
+    distance: FloatArray
+    points: FloatArray
+    normals: FloatArray
+    obstacle: IntArray
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Per path: the first obstacle it meets (see `first_hit`).
+
+    Attributes:
+        distance: distance travelled from the start to the contact (inf: none).
+        normals: outward unit normals at the contact, (n, 2) (0 where none).
+        obstacle: index of the obstacle in the field (-1: none).
+    """
+
+    distance: FloatArray
+    normals: FloatArray
+    obstacle: IntArray
+
+
+# --- building ---------------------------------------------------------------------------
+def compile_field(shapes: Iterable[Shape], entities: Sequence[int] | None = None) -> ObstacleField:
+    """Compile shapes into an `ObstacleField` (obstacle i is the i-th shape).
+
+    Args:
+        shapes: `Circle`, `Rect` or `Polygon` instances.
+        entities: the esper entity of each shape, if any.
+    """
+    shapes = tuple(shapes)
+    for shape in shapes:
+        if not isinstance(shape, Circle | Rect | Polygon):
+            raise TypeError(f"compile_field: not a shape: {shape!r}")
+    ids = np.full(len(shapes), -1, np.int64) if entities is None else np.asarray(entities, np.int64)
+    if ids.shape != (len(shapes),):
+        raise ValueError(f"compile_field: {len(ids)} entities for {len(shapes)} shapes")
+    shape_f, shape_i, seg = _shape_rows(shapes)
+    cell_start, cell_items, grid = _build_grid(shape_f, shape_i)
+    return ObstacleField(shapes, ids, (shape_f, shape_i, seg, cell_start, cell_items, grid))
+
+
+def _shape_rows(shapes: tuple[Shape, ...]) -> tuple[FloatArray, IntArray, FloatArray]:
+    """shape_f, shape_i (without the grid columns) and the edges of every polygon."""
+    n = len(shapes)
+    shape_f = np.zeros((n, 7))
+    shape_i = np.zeros((n, 5), np.int64)
+    edges: list[FloatArray] = []
+    count = 0
+    for o, shape in enumerate(shapes):
+        if isinstance(shape, Circle):
+            x, y, r = shape.x, shape.y, shape.radius
+            shape_f[o] = x - r, y - r, x + r, y + r, x, y, r
+            shape_i[o, :3] = KIND_CIRCLE, count, count
+            continue
+        ring = _counter_clockwise(shape.corners() if isinstance(shape, Rect) else shape.points)
+        edges.append(_edges(ring))
+        shape_f[o, :4] = (*ring.min(axis=0), *ring.max(axis=0))
+        shape_i[o, :3] = KIND_POLYGON, count, count + len(ring)
+        count += len(ring)
+    return shape_f, shape_i, np.vstack(edges) if edges else np.zeros((0, 6))
+
+
+def _counter_clockwise(points: Sequence[Point]) -> FloatArray:
+    ring = np.asarray(points, dtype=np.float64)
+    return ring if signed_area(tuple(points)) > 0 else ring[::-1].copy()
+
+
+def _edges(ring: FloatArray) -> FloatArray:
+    """Rows ax, ay, bx, by, nx, ny of a counter-clockwise ring; n points away from inside."""
+    ends = np.roll(ring, -1, axis=0)
+    ex, ey = (ends - ring).T
+    length = np.hypot(ex, ey)
+    return np.column_stack((ring, ends, ey / length, -ex / length))
+
+
+def _build_grid(shape_f: FloatArray, shape_i: IntArray) -> tuple[IntArray, IntArray, FloatArray]:
+    """Cells over the union of the boxes; each lists the obstacles whose box overlaps it.
+
+    Returns cell_start, cell_items and grid; fills the I_CELL_X / I_CELL_Y columns.
+    """
+    n = len(shape_f)
+    if n == 0:  # one empty cell
+        return np.zeros(2, np.int64), np.zeros(0, np.int64), np.array([0.0, 0.0, 1.0, 1, 1])
+    boxes = shape_f[:, F_X0 : F_Y1 + 1]
+    lo, hi = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
+    extent = np.maximum(hi - lo, 1e-9)
+    cell = math.sqrt(float(extent[0] * extent[1]) / (_CELLS_PER_OBSTACLE * n))
+    cell = max(cell, float(extent.max()) / _MAX_CELLS_PER_AXIS)
+    inv = 1.0 / cell
+    nx, ny = (int(v) for v in np.floor(extent * inv) + 1)
+    pad, top = _BOX_PAD * cell, (nx - 1, ny - 1)
+    first = np.floor((boxes[:, :2] - pad - lo) * inv).astype(np.int64).clip(0, top)
+    last = np.floor((boxes[:, 2:] + pad - lo) * inv).astype(np.int64).clip(0, top)
+    shape_i[:, I_CELL_X], shape_i[:, I_CELL_Y] = first[:, 0], first[:, 1]
+    cells: list[IntArray] = []
+    for o in range(n):  # only when the obstacles change
+        xs = np.arange(first[o, 0], last[o, 0] + 1)
+        ys = np.arange(first[o, 1], last[o, 1] + 1)
+        cells.append((xs[:, None] * ny + ys[None, :]).ravel())
+    owner = np.repeat(np.arange(n, dtype=np.int64), [len(c) for c in cells])
+    flat = np.concatenate(cells)
+    order = np.argsort(flat, kind="stable")  # within a cell, obstacles stay in index order
+    cell_start = np.concatenate(([0], np.cumsum(np.bincount(flat, minlength=nx * ny))))
+    grid = np.array([float(lo[0]), float(lo[1]), inv, nx, ny])
+    return cell_start.astype(np.int64), owner[order], grid
+
+
+# --- a flock's field --------------------------------------------------------------------
+@dataclass(slots=True)
+class _Tracker:
+    known: frozenset[int]
+    field: ObstacleField
+
+
+_trackers: "weakref.WeakKeyDictionary[Flock, _Tracker]" = weakref.WeakKeyDictionary()
+
+
+def obstacle_field(flock: "Flock") -> ObstacleField:
+    """The obstacles of the flock's world, compiled (rebuilt when the set of entities with
+    an `Obstacle` changed since the last call).
+
+    Replacing the `Obstacle` component of an existing entity is not noticed: delete the
+    entity and create another, or call `refresh_obstacles`.
+    """
+    with in_world(flock.world):
+        alive = entities_with(Obstacle)
+        tracker = _trackers.get(flock)
+        if tracker is not None and tracker.known == alive:
+            return tracker.field
+        return refresh_obstacles(flock)
+
+
+def refresh_obstacles(flock: "Flock") -> ObstacleField:
+    """Rebuild the flock's obstacle field from its world now, and return it."""
+    with in_world(flock.world):
+        entities = sorted(entities_with(Obstacle))
+        shapes = [esper.component_for_entity(e, Obstacle).shape for e in entities]
+        field = compile_field(shapes, entities)
+        _trackers[flock] = _Tracker(frozenset(entities), field)
+    return field
+
+
+# --- queries ----------------------------------------------------------------------------
+def inside_obstacle(field: ObstacleField, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Whether each point lies inside (or on the edge of) any obstacle of the field.
+
+    Args:
+        field: from `obstacle_field(flock)` or `compile_field`.
+        points: (n, 2) array, e.g. `flock.positions`.
+    """
+    pts = _as_points(points)
+    out = np.zeros(len(pts), np.bool_)
+    if len(field) and len(pts):
+        inside_points(field.geometry, pts, out)
+    return out
+
+
+def surface(field: ObstacleField, points: npt.ArrayLike) -> Surface:
+    """Per point: signed distance to the nearest obstacle, its nearest surface point and the
+    outward normal there.
+
+    Exact for any point, near the obstacles or not; it considers every obstacle (with a cheap
+    box test first), so it is meant for queries, not for every boid every step. Inside
+    overlapping obstacles it reports the one the point is deepest in.
+    """
+    pts = _as_points(points)
+    n = len(pts)
+    distance = np.full(n, math.inf)
+    closest = pts.copy()
+    normals = np.zeros((n, 2))
+    obstacle = np.full(n, -1, np.int64)
+    if len(field) and n:
+        surface_points(field.geometry, pts, distance, closest, normals, obstacle)
+    return Surface(distance, closest, normals, obstacle)
+
+
+def first_hit(
+    field: ObstacleField, starts: npt.ArrayLike, ends: npt.ArrayLike, radius: float = 0.0
+) -> Hit:
+    """Per segment start → end: the first obstacle that a disc of `radius` moving along it
+    touches (look-ahead). A disc that already overlaps part of a shape is not stopped by
+    that part.
+    """
+    a, b = _as_points(starts), _as_points(ends)
+    if a.shape != b.shape:
+        raise ValueError(f"first_hit: starts {a.shape} and ends {b.shape} differ")
+    if not (math.isfinite(radius) and radius >= 0):
+        raise ValueError(f"first_hit: radius = {radius!r} must be finite and >= 0")
+    n = len(a)
+    distance = np.full(n, math.inf)
+    normals = np.zeros((n, 2))
+    obstacle = np.full(n, -1, np.int64)
+    if len(field) and n:
+        cast_points(field.geometry, a, b, float(radius), distance, normals, obstacle)
+    return Hit(distance, normals, obstacle)
+
+
+def _as_points(values: npt.ArrayLike) -> FloatArray:
+    array = np.ascontiguousarray(values, dtype=np.float64)
+    if array.size == 0:
+        return np.zeros((0, 2))
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ValueError(f"expected points of shape (n, 2), got {array.shape}")
+    return array
