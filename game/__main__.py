@@ -1,16 +1,12 @@
-"""Run the shoal flock viewer.
+"""Play the shoal fish tank: ``shoal`` or ``python -m shoal.game`` (``--help`` for options).
 
-Usage::
-
-    python -m shoal.game                      # a window with 400 fish
-    python -m shoal.game --fish 1000 --seed 3
-    python -m shoal.game --headless --frames 120 --screenshot tank.png
-
-Without a display (no DISPLAY / WAYLAND_DISPLAY on Linux, or no window can be opened) it
-says so, simulates a few seconds headless and saves a screenshot (./shoal-screenshot.png).
+Lead the school with the mouse, click to drop food, keep clear of the sharks. Without a
+display (no DISPLAY / WAYLAND_DISPLAY on Linux, or no window can be opened) it says so,
+plays a short headless demo and saves a screenshot (./shoal-screenshot.png).
 
 arcade reads ``ARCADE_HEADLESS`` when it is imported, so this module decides headless mode
-before it imports anything that imports arcade.
+before it imports anything that imports arcade. A user's mistake (unknown level, broken
+file, bad option) ends with status 2 and one line on stderr.
 """
 
 import argparse
@@ -21,9 +17,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from shoal.game.level import Level, LevelError, level_names, load_level
+from shoal.game.presets import PRESETS
 from shoal.systems.flock import MAX_BOIDS  # arcade-free: safe before the headless decision
 
-PROG = "python -m shoal.game"
+PROG = "shoal"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,29 +46,33 @@ def _count(limit: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-def _png_path(text: str) -> Path:
-    path = Path(text)
-    if path.suffix.lower() != ".png":
-        raise argparse.ArgumentTypeError(f"{text!r} does not end in .png")
-    if not path.parent.is_dir():
-        raise argparse.ArgumentTypeError(f"folder {str(path.parent)!r} does not exist")
-    return path
+def _output(suffix: str) -> Callable[[str], Path]:
+    def parse(text: str) -> Path:
+        path = Path(text)
+        if path.suffix.lower() != suffix:
+            raise argparse.ArgumentTypeError(f"{text!r} does not end in {suffix}")
+        if not path.parent.is_dir():
+            raise argparse.ArgumentTypeError(f"folder {str(path.parent)!r} does not exist")
+        return path
+
+    return parse
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command line options; exits with status 2 and one line on stderr if bad."""
-    parser = _Parser(prog=PROG, description="A tank of schooling fish (shoal's flock viewer).")
-    parser.add_argument("--fish", type=_count(MAX_BOIDS), help="number of fish (default 400)")
-    parser.add_argument("--seed", type=_count(), help="random seed (default 0)")
+    """The command-line options; exits with status 2 and one line on stderr if bad."""
+    parser = _Parser(prog=PROG, description="A fish tank: lead your school, feed it, survive.")
+    parser.add_argument("--level", default=None, help=f"a name ({', '.join(level_names())}) "
+                        "or a .tmj path (default: the first level)")  # fmt: skip
+    parser.add_argument("--seed", type=_count(), default=0, help="random seed (default 0)")
+    parser.add_argument("--fish", type=_count(MAX_BOIDS), help="fish in the school")
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="the school's behaviour")
+    parser.add_argument("--no-leader", action="store_true", help="no leader fish")
     parser.add_argument("--headless", action="store_true", help="run without a window")
-    parser.add_argument(
-        "--frames",
-        type=_count(),
-        help="simulation steps to run, then exit (headless default 300)",
-    )
-    parser.add_argument(
-        "--screenshot", type=_png_path, metavar="PATH", help="save the last frame as a PNG"
-    )
+    parser.add_argument("--frames", type=_count(), help="fixed steps to run, then exit")
+    parser.add_argument("--screenshot", type=_output(".png"), metavar="PATH",
+                        help="save the last frame as a PNG")  # fmt: skip
+    parser.add_argument("--stats", type=_output(".json"), metavar="PATH",
+                        help="write flock metrics, one record per simulated second")  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -81,32 +83,37 @@ def display_missing() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def first_level(option: str | None) -> Level:
+    """The level named by --level (a name or a path), or the first one."""
+    return load_level(option if option is not None else level_names()[0])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the options, choose window or headless, run the viewer; returns the exit status."""
+    """Parse the options, choose window or headless, play; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     options = parse_args(args)
+    try:
+        level = first_level(options.level)
+    except LevelError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
     headless = options.headless or bool(os.environ.get("ARCADE_HEADLESS"))
     if not headless and display_missing():
-        print("shoal: no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless")
+        print("shoal: no display (DISPLAY and WAYLAND_DISPLAY are unset): "
+              "playing a short headless demo")  # fmt: skip
         headless = True
     if headless:
         os.environ["ARCADE_HEADLESS"] = "1"  # must precede the first import of arcade
 
-    from shoal.game import viewer
+    from shoal.game import play
 
-    fish = viewer.FISH_COUNT if options.fish is None else options.fish
-    seed = viewer.SEED if options.seed is None else options.seed
     try:
-        status: int = viewer.main(
-            fish, seed, headless=headless, frames=options.frames, screenshot=options.screenshot
-        )
-    except viewer.NoDisplayError as error:
+        return play.run(level, options, headless)
+    except play.NoDisplayError as error:
         # arcade is already imported in windowed mode here, so headless needs a new process.
-        print(f"shoal: cannot open a window ({error}): running headless")
+        print(f"shoal: cannot open a window ({error}): playing headless")
         env = {**os.environ, "ARCADE_HEADLESS": "1"}
-        command = [sys.executable, "-m", "shoal.game", *args, "--headless"]
-        return subprocess.call(command, env=env)
-    return status
+        return subprocess.call([sys.executable, "-m", "shoal.game", *args, "--headless"], env=env)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """The esper events shoal dispatches, so that a game can keep score, play sounds, spawn effects.
 
-Subscribe with `esper.set_handler(BOID_EATEN, handler)`. esper keeps only weak references to
-handlers (bound methods live as long as their object) and its events are shared by all
-worlds.
+Subscribe with `flock.set_handler(BOID_EATEN, handler)` (or `esper.set_handler` while the
+flock's world is current: esper 3.9 keeps handlers per world, and shoal dispatches every
+event in the flock's world). esper keeps only weak references to handlers: a bound method
+lives as long as its object; a lambda or local function is dropped at once. Events are
+dispatched after the stage has finished changing the flock, so a handler may spawn and
+despawn boids.
 
 | event | handler arguments |
 |---|---|
@@ -14,7 +17,12 @@ worlds.
 """
 
 BOIDS_SPAWNED = "shoal_boids_spawned"
+"""Fired by `Flock.spawn` / `scatter`; handler(entities: numpy int array)."""
 BOID_EATEN = "shoal_boid_eaten"
+"""A boid was caught; handler(boid, hunter, x, y). The boid is already removed."""
 FOOD_BITTEN = "shoal_food_bitten"
+"""A boid bit food; handler(food, boid, bites_left)."""
 FOOD_EATEN = "shoal_food_eaten"
+"""The last bite; handler(food). The entity is deleted at the next esper.process."""
 LEADER_LOST = "shoal_leader_lost"
+"""A leader entity was deleted or lost its Leader; handler(leader)."""

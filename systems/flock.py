@@ -1,7 +1,8 @@
 """Flock: one flock's store, species and world, and the game-facing API to them."""
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import esper
@@ -20,6 +21,7 @@ from shoal.systems.store import FloatArray, FlockStore, IntArray
 # Refuse spawns that would exhaust memory before allocating anything (~200 bytes a boid in
 # the store and neighbour lists, plus esper's own objects).
 MAX_BOIDS = 2_000_000
+"""The most boids a flock holds; larger spawns are refused before allocating."""
 
 
 class Flock:
@@ -120,8 +122,8 @@ class Flock:
                 count,
             )
             self._adopt(entities, np.full(count, index, np.int64), pos, vel)
-        if count:
-            esper.dispatch_event(BOIDS_SPAWNED, entities)
+            if count:
+                esper.dispatch_event(BOIDS_SPAWNED, entities)
         return entities
 
     def scatter(
@@ -220,6 +222,26 @@ class Flock:
         if row >= len(self.neighbours):
             return np.zeros(0, np.int64)
         return self.store.entities[self.neighbours.of(row)]
+
+    # --- the flock's esper world -------------------------------------------------------
+    def in_world(self) -> AbstractContextManager[None]:
+        """``with flock.in_world():`` runs a block in the flock's esper world (to create
+        entities or add processors there), then switches back to the caller's world."""
+        return in_world(self.world)
+
+    def set_handler(self, event: str, handler: Callable[..., None]) -> None:
+        """Listen to one of shoal's events (see `shoal.systems.events`) of this flock.
+
+        esper keeps handlers per world and by weak reference: keep a bound method's object
+        alive.
+        """
+        with in_world(self.world):
+            esper.set_handler(event, handler)
+
+    def remove_handler(self, event: str, handler: Callable[..., None]) -> None:
+        """Stop listening (see `set_handler`)."""
+        with in_world(self.world):
+            esper.remove_handler(event, handler)
 
     # --- stepping ----------------------------------------------------------------------
     def step(self, dt: float | None = None) -> None:

@@ -20,13 +20,21 @@ from shoal.systems.steering import SteeringSystem
 # Stage priorities: esper runs higher priorities first. The gaps leave room for a host's own
 # processors: e.g. priority 550 runs after steering and before motion.
 NEIGHBOURS_PRIORITY = 700
+"""Priority of NeighbourSystem (stage 1; esper runs higher priorities first)."""
 STEERING_PRIORITY = 600
+"""Priority of SteeringSystem: flocking, avoid / flee / chase between boids."""
 SEEKING_PRIORITY = 500
+"""Priority of SeekingSystem: leaders, food, attractors, predator entities, wander."""
 OBSTACLES_PRIORITY = 400
+"""Priority of ObstacleSystem: look-ahead obstacle avoidance."""
 MOTION_PRIORITY = 300
-COLLISION_PRIORITY = 250  # the hard obstacle guarantee, on the moved positions
+"""Priority of MotionSystem: limits, integration, world boundary."""
+COLLISION_PRIORITY = 250
+"""Priority of CollisionSystem: on the moved positions, no boid ends inside an obstacle."""
 LIFECYCLE_PRIORITY = 200
+"""Priority of LifecycleSystem: catches, bites, eaten food."""
 RENDER_PRIORITY = 100
+"""Priority for RenderSystem (added by the host: it needs arcade)."""
 
 STAGES: tuple[tuple[type[FlockProcessor], int], ...] = (
     (NeighbourSystem, NEIGHBOURS_PRIORITY),

@@ -20,15 +20,22 @@ class LifecycleSystem(FlockProcessor):
     """Stage 6: boids caught by hunters and predators, food bitten and eaten, food moved.
 
     Runs after motion (and collisions), so catches and bites use where boids ended the step.
-    Fires `BOID_EATEN`, `FOOD_BITTEN` and `FOOD_EATEN`; eaten boids are despawned and eaten
-    food deleted. O(1) Python work per step plus per catch, per bite and per agent.
+    Fires `BOID_EATEN`, `FOOD_BITTEN` and `FOOD_EATEN` once eaten boids are despawned and
+    eaten food deleted. O(1) Python work per step plus per catch, per bite and per agent.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._events: list[tuple[str, tuple[Any, ...]]] = []
+
     def process(self, *args: Any, **kwargs: Any) -> None:
-        """Resolve this step's catches and bites."""
+        """Resolve this step's catches and bites, then fire their events."""
         dt = self.step_length(args)
         store = self.flock.store
         np.maximum(store.cooldown - dt, 0.0, out=store.cooldown)
+        # Events wait until the flock is done changing: a handler may spawn or despawn boids,
+        # which moves rows.
+        self._events = []
         eaten: list[int] = []
         if len(store):
             eaten += self._boid_catches()
@@ -37,6 +44,8 @@ class LifecycleSystem(FlockProcessor):
         self._move_food(dt)
         if eaten:
             self.flock.despawn(store.entities[np.asarray(eaten, np.int64)].copy())
+        for name, event_args in self._events:
+            esper.dispatch_event(name, *event_args)
 
     # --- catches ------------------------------------------------------------------------
     def _boid_catches(self) -> list[int]:
@@ -75,7 +84,7 @@ class LifecycleSystem(FlockProcessor):
 
     def _report_catch(self, row: int, hunter: int) -> None:
         x, y = self.flock.store.positions[row]
-        esper.dispatch_event(BOID_EATEN, int(self.flock.store.entities[row]), hunter, x, y)
+        self._events.append((BOID_EATEN, (int(self.flock.store.entities[row]), hunter, x, y)))
 
     # --- food ---------------------------------------------------------------------------
     def _bites(self, taken: set[int]) -> None:
@@ -93,9 +102,9 @@ class LifecycleSystem(FlockProcessor):
                     continue
                 item.bites -= 1
                 store.cooldown[row] = flock.species.params[store.species[row], P_CATCH_COOLDOWN]
-                esper.dispatch_event(FOOD_BITTEN, entity, int(store.entities[row]), item.bites)
+                self._events.append((FOOD_BITTEN, (entity, int(store.entities[row]), item.bites)))
             if item.bites == 0:
-                esper.dispatch_event(FOOD_EATEN, entity)
+                self._events.append((FOOD_EATEN, (entity,)))
                 esper.delete_entity(entity)
 
     def _within(self, food: AgentArrays, k: int, row: int, reach: Any) -> bool:

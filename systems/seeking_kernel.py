@@ -26,6 +26,7 @@ from shoal.systems.species_table import (
     P_WANDER_WEIGHT,
 )
 from shoal.systems.steer_math import arrive, seek
+from shoal.systems.steering_kernel import MAX_PREDICTION
 from shoal.systems.store import FloatArray, IntArray
 
 # A follower in front of its leader, within the clearance lane and this many follow
@@ -259,7 +260,7 @@ def _evade(
             continue
         scared = True
         pvx, pvy = predator_vel[k, 0], predator_vel[k, 1]
-        ahead = d / (max_speed + math.sqrt(pvx * pvx + pvy * pvy))
+        ahead = min(d / (max_speed + math.sqrt(pvx * pvx + pvy * pvy)), MAX_PREDICTION)
         px, py = dx + pvx * ahead, dy + pvy * ahead  # where it will be
         pd = math.sqrt(px * px + py * py)
         if pd > 0.0:

@@ -50,6 +50,9 @@ _GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
 ALARM_DECAY = 0.8
 ALARM_MINIMUM = 0.1
 
+MAX_PREDICTION = 1.0
+"""Seconds ahead that pursuit and evasion predict another boid's position, at most."""
+
 RULES = ("separation", "alignment", "cohesion", "flee", "chase")
 """The rows of `rule_forces`, in order."""
 
@@ -217,7 +220,7 @@ def _rule_terms(
         elif relation == RELATION_FLEE and d < fear:
             threatened = True
             # Evade: flee where the predator will be when it could reach us.
-            ahead = d / (max_speed + math.sqrt(wx * wx + wy * wy))
+            ahead = min(d / (max_speed + math.sqrt(wx * wx + wy * wy)), MAX_PREDICTION)
             px = dx + wx * ahead
             py = dy + wy * ahead
             pd = math.sqrt(px * px + py * py)
@@ -228,8 +231,9 @@ def _rule_terms(
                 flee_x -= dx / d
                 flee_y -= dy / d
         elif relation == RELATION_CHASE and d < prey_dist:
-            # Pursue: head for where the prey will be when we could reach it.
-            ahead = d / max_speed
+            # Pursue: head for where the prey will be when we could reach it (looking at
+            # most MAX_PREDICTION s ahead: a fast prey far off would send it off the map).
+            ahead = min(d / max_speed, MAX_PREDICTION)
             prey, prey_dist = j, d
             prey_x = dx + wx * ahead
             prey_y = dy + wy * ahead

@@ -1,0 +1,366 @@
+"""Write docs/api.md, shoal's API reference, from the code itself.
+
+Run from the repository root: ``python docs/make_api.py`` (``--output PATH`` writes elsewhere,
+``--check`` only says whether docs/api.md is up to date). It reads the public names of
+`shoal.components`, `shoal.systems` and `shoal.systems.render` (their ``__all__``), their
+signatures as written in the source, and the first paragraph of their docstrings; constants
+are documented by the string right after their assignment (or, failing that, the comment on or
+above it). The species parameters come from `Species` itself: its fields and defaults, and the
+meanings from its docstring's "Attributes:" section; their units and ranges are kept in
+`SPECIES_UNITS` below, and the script refuses to run if a field is missing there.
+"""
+
+import argparse
+import ast
+import dataclasses
+import importlib
+import inspect
+import os
+import re
+import sys
+import textwrap
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+# The render module imports arcade: never open a window for the docs.
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+from shoal import components, systems
+from shoal.components import Species
+from shoal.systems import events, render
+
+OUTPUT = Path(__file__).resolve().parent / "api.md"
+
+SPECIES_UNITS: dict[str, tuple[str, str]] = {
+    "name": ("", "non-empty, unique in the flock"),
+    "perception_radius": ("px", "> 0"),
+    "separation_radius": ("px", "0 … perception_radius"),
+    "fov_degrees": ("degrees", "0 … 360"),
+    "separation_weight": ("×", "finite"),
+    "alignment_weight": ("×", "finite"),
+    "cohesion_weight": ("×", "finite"),
+    "min_speed": ("px/s", "0 … max_speed"),
+    "max_speed": ("px/s", "> 0"),
+    "max_force": ("px/s²", "> 0, or inf (no limit)"),
+    "max_turn_rate": ("degrees/s", "> 0, or inf (no limit)"),
+    "max_neighbours": ("boids", "integer ≥ 0 (0: all)"),
+    "separation_falloff": ("", "`inverse`, `inverse_square`"),
+    "steering": ("", "`reynolds`, `accumulate`, `turn`"),
+    "separate_turn": ("degrees/step", "0 … 180"),
+    "align_turn": ("degrees/step", "0 … 180"),
+    "cohere_turn": ("degrees/step", "0 … 180"),
+    "obstacle_weight": ("×", "finite"),
+    "look_ahead": ("s", "> 0"),
+    "leader_weight": ("×", "finite (0: ignore leaders)"),
+    "follow_distance": ("px", "≥ 0"),
+    "leader_range": ("px", "> 0"),
+    "leader_clearance": ("px", "≥ 0"),
+    "food_weight": ("×", "finite (0: ignore food)"),
+    "food_range": ("px", "≥ 0"),
+    "fear_radius": ("px", "≥ 0"),
+    "flee_weight": ("×", "finite"),
+    "alarm_weight": ("×", "finite (0: no alarm)"),
+    "chase_weight": ("×", "finite"),
+    "catch_radius": ("px", "≥ 0"),
+    "catch_cooldown": ("s", "≥ 0"),
+    "wander_weight": ("×", "finite (0: no wander)"),
+    "wander_rate": ("rad/s", "≥ 0"),
+}
+"""Unit and valid range of every `Species` field (× marks a dimensionless weight)."""
+
+
+# --- reading the source ------------------------------------------------------------------
+def first_paragraph(doc: str | None) -> str:
+    """The first paragraph of a docstring, on one line (with the list after it, if it ends
+    with a colon)."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    text = " ".join(line.strip() for line in paragraphs[0].splitlines())
+    if text.endswith(":") and len(paragraphs) > 1:
+        text += "\n\n" + paragraphs[1].replace("``", "`")
+    return text
+
+
+def source_node(obj: Any) -> ast.ClassDef | ast.FunctionDef:
+    """The class or function definition of `obj`, parsed from its source."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(obj)))
+    node = tree.body[0]
+    if not isinstance(node, ast.ClassDef | ast.FunctionDef):
+        raise TypeError(f"{obj!r} is not a class or function")
+    return node
+
+
+def docstring(obj: Any) -> str:
+    """The docstring written on a class or function itself (never inherited or generated)."""
+    return ast.get_docstring(source_node(obj)) or ""
+
+
+def origin(package: ModuleType, name: str) -> ModuleType:
+    """The module that defines `name`, which `package` re-exports."""
+    for node in ast.parse(inspect.getsource(package)).body:
+        named = isinstance(node, ast.ImportFrom) and any(a.name == name for a in node.names)
+        if named and isinstance(node, ast.ImportFrom) and node.module:
+            return importlib.import_module(node.module)
+    return package
+
+
+def constant_doc(module: ModuleType, name: str) -> str:
+    """A module constant's documentation: the string after it, else its comment."""
+    source = inspect.getsource(module)
+    body = ast.parse(source).body
+    lines = source.splitlines()
+    for k, node in enumerate(body):
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if not any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            continue
+        after = body[k + 1] if k + 1 < len(body) else None
+        text = (
+            after.value.value
+            if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+            else None
+        )
+        if isinstance(text, str):
+            return text
+        line = lines[node.lineno - 1]
+        if "#" in line:
+            return line.split("#", 1)[1].strip()
+        above: list[str] = []
+        for text in reversed(lines[: node.lineno - 1]):
+            if not text.startswith("#"):
+                break
+            above.insert(0, text.lstrip("# "))
+        return " ".join(above)
+    return ""
+
+
+def attributes(doc: str) -> dict[str, str]:
+    """The entries of a Google-style "Attributes:" (or "Args:") section, each on one line."""
+    entries: dict[str, str] = {}
+    inside, current = False, ""
+    for line in inspect.cleandoc(doc).splitlines():
+        if line.strip() in ("Attributes:", "Args:"):
+            inside = True
+            continue
+        if not inside:
+            continue
+        match = re.match(r"^    (\w+(?:, \w+)*): (.*)$", line)
+        if match:
+            current = match.group(1)
+            entries[current] = match.group(2).strip()
+        elif line.startswith("        ") and current:
+            entries[current] += " " + line.strip()
+        elif line.strip() == "" or not line.startswith(" "):
+            inside = inside and line.strip() == ""
+            current = ""
+    return entries
+
+
+def arguments(node: ast.FunctionDef, drop_self: bool) -> str:
+    """A function's parameters as written in the source (without `self` / `cls`)."""
+
+    def one(arg: ast.arg, default: ast.expr | None, prefix: str = "") -> str:
+        text = prefix + arg.arg + (f": {ast.unparse(arg.annotation)}" if arg.annotation else "")
+        if default is not None:
+            text += f" = {ast.unparse(default)}" if arg.annotation else f"={ast.unparse(default)}"
+        return text
+
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    parts = [one(a, d) for a, d in zip(positional, [*defaults, *args.defaults], strict=True)]
+    if drop_self:
+        parts = parts[1:]
+    if args.vararg:
+        parts.append(one(args.vararg, None, "*"))
+    elif args.kwonlyargs:
+        parts.append("*")
+    parts += [one(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+    if args.kwarg:
+        parts.append(one(args.kwarg, None, "**"))
+    return ", ".join(parts)
+
+
+def signature(obj: Any) -> str:
+    """How to call a class or a function, as written in the source."""
+    if inspect.isfunction(obj):
+        node = source_node(obj)
+        assert isinstance(node, ast.FunctionDef)
+        returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
+        return f"{obj.__name__}({arguments(node, drop_self=False)}){returns}"
+    node = source_node(obj)
+    own_init = any(isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in node.body)
+    if isinstance(obj, type) and dataclasses.is_dataclass(obj) and not own_init:
+        fields = [
+            ast.unparse(item)
+            for item in node.body
+            if isinstance(item, ast.AnnAssign) and "ClassVar" not in ast.unparse(item.annotation)
+            and isinstance(item.target, ast.Name) and not item.target.id.startswith("_")
+        ]  # fmt: skip
+        return f"{obj.__name__}({', '.join(fields)})"
+    for cls in obj.__mro__:  # the first __init__ written in Python with named parameters
+        init = vars(cls).get("__init__")
+        if not inspect.isfunction(init) or cls.__module__ == "esper":
+            continue
+        init_node = source_node(init)
+        assert isinstance(init_node, ast.FunctionDef)
+        if init_node.args.args[1:] or init_node.args.kwonlyargs:  # not (self, *args, **kwargs)
+            return f"{obj.__name__}({arguments(init_node, drop_self=True)})"
+    return f"{obj.__name__}()"
+
+
+# --- writing -------------------------------------------------------------------------------
+def entry(obj: Any, name: str, package: ModuleType) -> list[str]:
+    """One public name: its signature (or value) and the first paragraph of its docs."""
+    if obj is Species:  # its parameters have a table of their own
+        heading = "Species(name: str, **parameters)"
+        return [f"### `{heading}`", "", first_paragraph(docstring(obj)), "",
+                "The parameters: see [Species parameters](#species-parameters).", ""]  # fmt: skip
+    if getattr(obj, "_is_protocol", False):
+        return [f"### `{name}` (a protocol)", "", first_paragraph(docstring(obj)), ""]
+    if inspect.isclass(obj) or inspect.isfunction(obj):
+        lines = [f"### `{signature(obj)}`", "", first_paragraph(docstring(obj))]
+        fields = attributes(docstring(obj))
+        if fields:
+            lines += [""] + [f"- `{key}`: {text}" for key, text in fields.items()]
+        return [*lines, ""]
+    if isinstance(obj, types.UnionType):
+        heading = f"{name} = {' | '.join(getattr(t, '__name__', str(t)) for t in obj.__args__)}"
+    elif len(repr(obj)) <= 60:
+        heading = f"{name} = {obj!r}"
+    else:
+        heading = name
+    doc = first_paragraph(constant_doc(origin(package, name), name)) or "(no docstring yet)"
+    return [f"### `{heading}`", "", doc, ""]
+
+
+def methods(cls: type) -> Iterator[tuple[str, str]]:
+    """(heading, first paragraph) of each public method and property, in source order."""
+    for node in source_node(cls).body:
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
+            continue
+        doc = first_paragraph(ast.get_docstring(node))
+        if any(ast.unparse(d) == "property" for d in node.decorator_list):
+            returns = f": {ast.unparse(node.returns)}" if node.returns else ""
+            yield f"`flock.{node.name}{returns}` (property)", doc
+        elif not any(ast.unparse(d).endswith(".setter") for d in node.decorator_list):
+            returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
+            yield f"`flock.{node.name}({arguments(node, drop_self=True)}){returns}`", doc
+
+
+def species_rows() -> list[str]:
+    """The species parameter table: every field with default, unit, range and meaning."""
+    missing = [f.name for f in dataclasses.fields(Species) if f.name not in SPECIES_UNITS]
+    if missing:
+        raise SystemExit(
+            f"make_api: add unit and range of Species fields {missing} to SPECIES_UNITS"
+        )
+    meanings = attributes(docstring(Species))
+    rows = ["| parameter | default | unit | range | meaning |", "|---|---|---|---|---|"]
+    for f in dataclasses.fields(Species):
+        default = "required" if f.default is dataclasses.MISSING else f"`{f.default!r}`"
+        unit, valid = SPECIES_UNITS[f.name]
+        rows.append(f"| `{f.name}` | {default} | {unit} | {valid} | {meanings.get(f.name, '')} |")
+    return rows
+
+
+def event_rows() -> list[str]:
+    """The events: name, value and the handler's arguments (from `shoal.systems.events`)."""
+    arguments_of = dict(re.findall(r"^\| `(\w+)` \| (.+?) \|$", events.__doc__ or "", re.M))
+    rows = ["| event | value | handler arguments |", "|---|---|---|"]
+    for name in sorted(n for n in systems.__all__ if isinstance(getattr(events, n, None), str)):
+        rows.append(f"| `{name}` | `{getattr(events, name)!r}` | {arguments_of.get(name, '')} |")
+    return rows
+
+
+def stage_rows() -> list[str]:
+    """The stages in the order they run, with their priority constants."""
+    constants = {getattr(systems, n): n for n in systems.__all__ if n.endswith("_PRIORITY")}
+    rows = ["| priority | constant | processor | does |", "|---|---|---|---|"]
+    stages: list[tuple[type, int]] = [
+        *systems.STAGES,
+        (render.RenderSystem, systems.RENDER_PRIORITY),
+    ]
+    for cls, priority in stages:
+        doc = first_paragraph(docstring(cls))
+        rows.append(f"| {priority} | `{constants[priority]}` | `{cls.__name__}` | {doc} |")
+    return rows
+
+
+def section(title: str, intro: str, names: list[str], package: ModuleType) -> list[str]:
+    """A section with an entry for each of `names` (public names of `package`)."""
+    lines = [f"## {title}", "", intro, ""]
+    for name in names:
+        lines += entry(getattr(package, name), name, package)
+    return lines
+
+
+def build() -> str:
+    """The whole reference, as Markdown."""
+    sys_all: list[str] = list(systems.__all__)
+    documented_elsewhere = {n for n in sys_all if n.endswith("_PRIORITY")}
+    documented_elsewhere |= {n for n in sys_all if isinstance(getattr(events, n, None), str)}
+    install_names = ["install", "uninstall", "warm_up", "FlockConfig", "MAX_BOIDS"]
+    stage_names = [cls.__name__ for cls, _ in systems.STAGES] + ["STAGES"]
+    other = [
+        n for n in sorted(sys_all, key=str.lower)
+        if n not in {*install_names, *stage_names, *documented_elsewhere, "Flock"}
+    ]  # fmt: skip
+    lines = [
+        "# shoal API reference",
+        "",
+        "Generated by `python docs/make_api.py` from the code and its docstrings; do not edit",
+        "it by hand (a test checks that it is up to date). Units: world units (px, y up),",
+        "seconds, degrees unless said otherwise. How to use it in a game: the README's",
+        '"Use shoal in your game".',
+        "",
+    ]
+    lines += section("Install", first_paragraph(systems.__doc__), install_names, systems)
+    lines += ["## Flock", "", first_paragraph(docstring(systems.Flock)), ""]
+    for heading, doc in methods(systems.Flock):
+        lines += [f"- {heading}: {doc}"]
+    lines += [""]
+    lines += [
+        "## Components",
+        "",
+        first_paragraph(components.__doc__),
+        "",
+    ]
+    for name in components.__all__:
+        lines += entry(getattr(components, name), name, components)
+    lines += ["## Systems and their stages", "", "esper runs higher priorities first; each "
+              "step runs these stages in this order (`STAGES` lists all but the render stage, "
+              "which you add yourself).", "", *stage_rows(), ""]  # fmt: skip
+    for name in stage_names:
+        lines += entry(getattr(systems, name), name, systems)
+    lines += section("More from shoal.systems", "Queries and tools.", other, systems)
+    lines += ["## Events", "", first_paragraph(events.__doc__), "", *event_rows(), ""]
+    lines += section("Rendering: shoal.systems.render", first_paragraph(render.__doc__),
+                     list(render.__all__), render)  # fmt: skip
+    lines += ["## Species parameters", "", first_paragraph(docstring(Species)), ""]
+    lines += [*species_rows(), ""]
+    # Docstrings quote code RST-style (``x``); Markdown wants single backticks.
+    return "\n".join(lines).replace("``", "`").rstrip() + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write (or check) the reference; returns the exit status."""
+    parser = argparse.ArgumentParser(description="Write shoal's API reference.")
+    parser.add_argument("--output", type=Path, default=OUTPUT, help="where to write it")
+    parser.add_argument("--check", action="store_true", help="only check it is up to date")
+    args = parser.parse_args(argv)
+    text = build()
+    if args.check:
+        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+        if current != text:
+            print(f"{args.output} is out of date: run python docs/make_api.py", file=sys.stderr)
+            return 1
+        return 0
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

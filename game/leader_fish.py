@@ -1,0 +1,53 @@
+"""The player's leader fish: it swims towards a target point with its own limits."""
+
+import math
+from dataclasses import dataclass
+
+LEADER_SPEED = 150.0  # px/s: a little faster than the school, so it can lead
+LEADER_ACCELERATION = 300.0  # px/s²
+LEADER_TURN_RATE = math.radians(240.0)  # rad/s
+ARRIVE_RADIUS = 60.0  # px: it slows down inside this distance of the target
+
+
+@dataclass(slots=True)
+class LeaderState:
+    """Where the leader is, its heading (rad) and speed (px/s)."""
+
+    x: float
+    y: float
+    heading: float = 0.0
+    speed: float = 0.0
+
+    @property
+    def velocity(self) -> tuple[float, float]:
+        """Its velocity vector."""
+        return (self.speed * math.cos(self.heading), self.speed * math.sin(self.heading))
+
+
+def swim_towards(state: LeaderState, target: tuple[float, float], dt: float) -> None:
+    """Turn (at most LEADER_TURN_RATE) and speed up or slow down towards `target`.
+
+    It never teleports: the heading turns and the speed changes at limited rates, and it
+    slows to a stop when it arrives.
+    """
+    dx, dy = target[0] - state.x, target[1] - state.y
+    distance = math.hypot(dx, dy)
+    if distance > 1e-6:
+        wanted = math.atan2(dy, dx)
+        turn = (wanted - state.heading + math.pi) % (2 * math.pi) - math.pi
+        limit = LEADER_TURN_RATE * dt
+        state.heading += max(-limit, min(limit, turn))
+    wanted_speed = LEADER_SPEED * min(1.0, distance / ARRIVE_RADIUS)
+    change = LEADER_ACCELERATION * dt
+    state.speed += max(-change, min(change, wanted_speed - state.speed))
+    vx, vy = state.velocity
+    state.x += vx * dt
+    state.y += vy * dt
+
+
+def patrol_point(t: float, width: float, height: float) -> tuple[float, float]:
+    """A scripted target for the autopilot (headless runs): a slow figure eight."""
+    return (
+        width / 2 + 0.32 * width * math.sin(0.25 * t),
+        height / 2 + 0.28 * height * math.sin(0.5 * t),
+    )

@@ -1,0 +1,58 @@
+"""Drive the tuning panel in a real window (run under Xvfb by tests/test_panel.py).
+
+Prints "panel ok" when every check passed; any failure raises.
+"""
+
+import sys
+
+import arcade
+
+from shoal.game.level import level_names, load_level
+from shoal.game.presets import preset
+from shoal.game.tank import Tank
+from shoal.game.tank_view import TankView
+
+
+def drag(window: arcade.Window, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """Press, drag and release the left mouse button, as a player would."""
+    button = arcade.MOUSE_BUTTON_LEFT
+    window.dispatch_event("on_mouse_press", int(start[0]), int(start[1]), button, 0)
+    window.dispatch_event("on_mouse_drag", int(end[0]), int(end[1]), int(end[0] - start[0]),
+                          0, button, 0)  # fmt: skip
+    window.dispatch_event("on_mouse_release", int(end[0]), int(end[1]), button, 0)
+
+
+def main(screenshot: str) -> None:
+    """Open the panel, move sliders with the mouse, pick a preset, change the school."""
+    window = arcade.Window(1280, 720, "panel check")
+    view = TankView(load_level(level_names()[0]), lambda level: Tank(level, seed=1))
+    window.show_view(view)
+    view.on_key_press(arcade.key.P, 0)
+    panel = view.panel
+    assert panel is not None and panel.enabled
+    view.on_draw()  # lays the widgets out
+    slider = panel.sliders["cohesion_weight"]
+    left, right, middle = slider.rect.left, slider.rect.right, slider.rect.center_y
+    drag(window, (left + 3, middle), (right - 1, middle))
+    cohesion = view.tank.flock.species["fish"].cohesion_weight
+    assert cohesion > 4.0, cohesion
+    for _ in range(30):
+        view.step()  # the change applies live
+    panel.presets.value = "mill"  # the dropdown's choice, as a click on "mill" makes it
+    species = view.tank.flock.species["fish"]
+    for field, value in preset("mill").changes.items():
+        assert getattr(species, field) == value, (field, getattr(species, field), value)
+    panel.set("fish", 12)
+    assert view.tank.fish == 12, view.tank.fish
+    panel.set("min_speed", 290)  # above max speed: refused, reported, nothing changes
+    assert view.tank.flock.species["fish"].min_speed < 290
+    assert "min_speed" in view.hud.error
+    view.on_draw()
+    arcade.get_image().save(screenshot)
+    view.on_key_press(arcade.key.P, 0)
+    assert not panel.enabled
+    print("panel ok")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

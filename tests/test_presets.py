@@ -1,0 +1,179 @@
+"""Presets: each gives its collective pattern, recognisable in the metrics, and they differ.
+
+Each preset runs once (150 fish from a disc in the middle of a 1280 × 720 tank, no leader,
+30 simulated seconds, the way the game starts a school); the tests read its metrics.
+"""
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import fields, replace
+from typing import Any
+
+import esper
+import numba
+import pytest
+
+from shoal.components import Species
+from shoal.game.presets import FLOCKING_FIELDS, PRESETS, Preset, preset
+from shoal.systems import FlockConfig, install
+from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
+
+FISH = 150
+SECONDS = 30
+SEED = 2
+# One link distance for every preset's group count (the default perception radius), so
+# that the counts compare.
+LINK = 50.0
+
+Signature = dict[str, float]
+_worlds = itertools.count()
+
+
+def signature(name: str) -> Signature:
+    """Run a preset's flock (in an esper world of its own) and measure it."""
+    species = preset(name).species(Species("fish"))
+    world = f"preset-{name}-{next(_worlds)}"
+    flock = install(FlockConfig(seed=SEED), [species], world=world)
+    try:
+        flock.scatter("fish", FISH, centre=(640.0, 360.0), radius=150.0)
+        for _ in range(SECONDS * 60):
+            flock.step()
+        pos, vel = flock.positions, flock.velocities
+        return {
+            "polarization": polarization(vel),
+            "milling": milling(pos, vel),
+            "nn": mean_nn_distance(pos),
+            "groups": group_count(pos, species.perception_radius),
+            "groups_50": group_count(pos, LINK),
+        }
+    finally:
+        esper.delete_world(world)
+
+
+@pytest.fixture(scope="module")
+def measured() -> Iterator[dict[str, Signature]]:
+    """Every preset's signature (four runs, shared by the tests of this module)."""
+    # 150 boids are too few to share out: on a busy machine each parallel kernel call waits
+    # milliseconds for its threads (1800 steps took 30 s instead of under 1 s). The result
+    # does not depend on the thread count (see test_flocking).
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield {name: signature(name) for name in PRESETS}
+    finally:
+        numba.set_num_threads(threads)
+
+
+# --- each preset's own signature ----------------------------------------------------------
+def test_school_is_one_aligned_group(measured: dict[str, Signature]) -> None:
+    school = measured["school"]
+    assert school["polarization"] >= 0.9, school  # measured 0.99
+    assert school["groups"] <= 2, school  # measured 1
+
+
+def test_mill_rotates_without_travelling(measured: dict[str, Signature]) -> None:
+    mill = measured["mill"]
+    assert mill["milling"] >= 0.5, mill  # measured 0.55-0.67 over seeds 0-7
+    assert mill["polarization"] <= 0.3, mill  # measured 0.05-0.22
+    assert mill["groups"] == 1, mill
+
+
+def test_baitball_is_one_dense_ball(measured: dict[str, Signature]) -> None:
+    ball = measured["baitball"]
+    assert ball["nn"] <= 10.0, ball  # measured 6.7-7.4 px
+    assert ball["groups_50"] == 1, ball
+    assert ball["polarization"] <= 0.5, ball  # measured 0.08-0.24: no direction of travel
+
+
+def test_scatter_is_loose_unaligned_fish(measured: dict[str, Signature]) -> None:
+    scatter = measured["scatter"]
+    assert scatter["polarization"] <= 0.3, scatter  # measured 0.01-0.16
+    assert scatter["nn"] >= 40.0, scatter  # measured 49-53 px
+    assert scatter["groups_50"] >= 50, scatter  # measured 104-118 of 150 fish
+
+
+# --- the presets tell apart ---------------------------------------------------------------
+def test_only_the_school_is_aligned(measured: dict[str, Signature]) -> None:
+    school = measured["school"]["polarization"]
+    for name in ("mill", "baitball", "scatter"):
+        assert school > measured[name]["polarization"] + 0.5, (name, measured)
+
+
+def test_only_the_mill_mills(measured: dict[str, Signature]) -> None:
+    mill = measured["mill"]["milling"]
+    for name in ("school", "baitball", "scatter"):
+        assert mill > measured[name]["milling"] + 0.3, (name, measured)
+
+
+def test_spacing_orders_baitball_mill_school_scatter(measured: dict[str, Signature]) -> None:
+    nn = {name: m["nn"] for name, m in measured.items()}
+    assert nn["baitball"] < 0.6 * nn["school"], nn  # measured 7.0 against 16.8 px
+    assert nn["scatter"] > 2.0 * nn["school"], nn  # measured 51 against 16.8 px
+    assert nn["baitball"] < nn["mill"] < nn["scatter"], nn
+
+
+def test_only_the_scatter_falls_apart(measured: dict[str, Signature]) -> None:
+    groups = {name: m["groups_50"] for name, m in measured.items()}
+    assert groups["scatter"] > 10 * max(groups["school"], groups["mill"], groups["baitball"])
+
+
+# --- the table itself ---------------------------------------------------------------------
+def test_the_four_patterns_are_there() -> None:
+    assert list(PRESETS) == ["school", "mill", "baitball", "scatter"]
+    for name, p in PRESETS.items():
+        assert p.name == name
+        assert p.description and "\n" not in p.description  # one line for the HUD
+
+
+def test_every_preset_makes_a_valid_species() -> None:
+    names = {f.name for f in fields(Species)}
+    for p in PRESETS.values():
+        assert set(p.changes) <= names - {"name"}, p.name
+        values: dict[str, Any] = dict(p.changes)
+        Species("fish", **values)  # validates every value
+        species = p.species(Species("fish"))
+        for field, value in p.changes.items():
+            assert getattr(species, field) == value, (p.name, field)
+
+
+def test_presets_keep_the_games_own_fields() -> None:
+    base = Species("fish", leader_weight=2.5, food_weight=0.5, fear_radius=99.0)
+    for p in PRESETS.values():
+        species = p.species(base)
+        assert species.name == "fish"
+        assert (species.leader_weight, species.food_weight, species.fear_radius) == (
+            2.5,
+            0.5,
+            99.0,
+        )
+
+
+def test_switching_live_does_not_depend_on_the_preset_before() -> None:
+    # The tuning panel applies a preset with flock.tune: every preset sets the same fields,
+    # so whatever preset was on before, the species ends up the same.
+    assert all(set(p.changes) == set(FLOCKING_FIELDS) for p in PRESETS.values())
+    base = Species("fish", cohesion_weight=4.0)  # as if a slider had moved
+    flock = install(FlockConfig(), [base])
+    for before, after in itertools.permutations(PRESETS, 2):
+        flock.tune("fish", **preset(before).changes)
+        tuned = flock.tune("fish", **preset(after).changes)
+        assert tuned == preset(after).species(base), (before, after)
+
+
+def test_an_unknown_preset_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="'nope'") as error:
+        preset("nope")
+    for name in PRESETS:
+        assert name in str(error.value)
+
+
+def test_a_preset_refuses_fields_that_species_lacks() -> None:
+    with pytest.raises(ValueError, match="wobble"):
+        Preset("odd", "not a preset", {"wobble": 1.0})
+
+
+def test_a_preset_cannot_be_changed_by_accident() -> None:
+    school = preset("school")
+    with pytest.raises(TypeError):
+        school.changes["alignment_weight"] = 0.0  # type: ignore[index]
+    assert replace(school, name="copy").changes == school.changes
