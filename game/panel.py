@@ -47,7 +47,8 @@ class TuningPanel:
         box = gui.UIBoxLayout(vertical=True, space_between=2)
         for field, low, high in (*SLIDERS, ("fish", 0.0, float(MAX_FISH))):
             self._add_slider(box, field, low, high)
-        self.presets = gui.UIDropdown(default="(preset)", options=sorted(PRESETS), width=WIDTH)
+        choices: list[str | None] = list(sorted(PRESETS))
+        self.presets = gui.UIDropdown(default="(preset)", options=choices, width=WIDTH)
         self.presets.on_change = self._on_preset  # type: ignore[method-assign]
         box.add(self.presets)
         anchor = gui.UIAnchorLayout()

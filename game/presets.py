@@ -9,9 +9,9 @@ fear, obstacles) are left alone.
 
 - ``school``: one aligned group that travels. Strong alignment over a wide view, with room
   between fish.
-- ``mill``: a rotating mill round an almost empty middle. Constant speed and a capped turn
-  rate (NetLogo-style ``turn`` steering) with strong cohesion towards the fish in view, a
-  weak pull to match headings and a blind angle behind: the classic Couzin "torus" regime.
+- ``mill``: every fish circles the middle of the group the same way round. Constant speed and
+  a capped turn rate (NetLogo-style ``turn`` steering) with strong cohesion towards the fish
+  in view, a weak pull to match headings and a blind angle behind: Couzin's "torus" regime.
   ``cohere_turn`` (degrees per step) equals ``max_turn_rate`` × dt at dt = 1/60 s; a
   different step breaks that balance, and then the fish swarm instead of milling.
 - ``baitball``: a tight, slow, dense ball. Cohesion over a long range, separation only at
@@ -20,20 +20,23 @@ fear, obstacles) are left alone.
   perception, and wandering.
 
 Measured: 150 fish scattered in a disc of radius 150 in the middle of a 1280 × 720 tank
-(``FlockConfig`` defaults: ``contain``, margin 60), no leader, dt 1/60; metrics after 30 s,
-mean over seeds 0-7 (in brackets: the worst of those seeds). ``groups`` links fish within
-50 px (the default perception radius), the same yardstick for every preset:
+(``FlockConfig`` defaults: ``contain``, margin 60, dt 1/60), no leader, after 30 s; mean over
+seeds 0-7, the range in brackets. ``groups`` links fish within the preset's own perception
+radius; ``groups 50`` within 50 px (the default perception), one yardstick for all four:
 
-| preset   | polarization    | milling         | mean_nn_distance | groups (50 px) |
-|----------|-----------------|-----------------|------------------|----------------|
-| school   | 0.99 (≥ 0.98)   | 0.03            | 15.9 px          | 1.1 (≤ 2)      |
-| mill     | 0.12 (≤ 0.21)   | 0.62 (≥ 0.55)   | 12.0 px          | 2.1 (≤ 3)      |
-| baitball | 0.14 (≤ 0.23)   | 0.05            | 6.9 px (≤ 7.4)   | 1.0 (≤ 1)      |
-| scatter  | 0.06 (≤ 0.12)   | 0.05            | 50.4 px (≥ 48.6) | 106 (≥ 99)     |
+| preset   | polarization     | milling          | mean_nn_distance | groups     | groups 50     |
+|----------|------------------|------------------|------------------|------------|---------------|
+| school   | 0.99 (0.99-0.99) | 0.03 (0.01-0.07) | 16.8 (15.8-17.7) | 1          | 1             |
+| mill     | 0.14 (0.05-0.22) | 0.61 (0.55-0.67) | 11.9 (10.7-12.8) | 1          | 1.9 (1-3)     |
+| baitball | 0.18 (0.08-0.24) | 0.07 (0.00-0.14) | 7.0 (6.7-7.4)    | 1          | 1             |
+| scatter  | 0.06 (0.01-0.16) | 0.03 (0.01-0.05) | 51.0 (49.5-53.3) | 69 (63-73) | 109 (104-118) |
 
-The same runs in a ``wrap`` world of that size give the same signatures (the mill and the
-baitball never reach the walls; the school and the scatter only differ in detail). The mill
-forms from a disc spawn in 15-25 s; a spawn spread over the whole tank forms it more slowly.
+In a ``wrap`` world of that size the signatures are the same (the mill and the baitball never
+reach the walls: mill 0.61, polarization 0.14). With 60 fish: mill 0.59 (0.54-0.69),
+polarization 0.25 (at most 0.33); with 400: mill 0.52 (0.42-0.59), polarization 0.19. The
+mill forms from a disc spawn in 15-25 s, as a rotating disc whose middle is thin rather than
+empty; fish spread over the whole tank at the start make two groups in that time instead.
+Obstacles, food and currents (the game's levels) disturb the patterns, the mill most.
 """
 
 from collections.abc import Mapping
@@ -132,10 +135,11 @@ PRESETS: dict[str, Preset] = {
             "a rotating mill: every fish circles the middle the same way",
             # Constant speed and a turn cap: a fish cannot head straight for the centre of the
             # fish it sees, so it circles them. The cap equals the cohesion turn (1.5° a step
-            # at 60 steps a second), so the weak alignment only ever slows a turn: that sorts
-            # the fish into one sense of rotation. The blind angle stops a fish steering by
-            # the ones behind it; the small separation radius lets cohesion act most steps
-            # (a crowded fish only turns away).
+            # at 60 steps a second), so alignment can slow a fish's turn but never add to it.
+            # Measured: with a higher cap alignment wins and the school travels off; with a
+            # lower one alignment has no say and the fish circle both ways round (milling
+            # near 0). The blind angle stops a fish steering by the ones behind it; the small
+            # separation radius lets cohesion act most steps (a crowded fish only turns away).
             steering="turn",
             min_speed=100.0,
             max_speed=100.0,

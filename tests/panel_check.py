@@ -6,6 +6,7 @@ Prints "panel ok" when every check passed; any failure raises.
 import sys
 
 import arcade
+import arcade.gui as gui
 
 from shoal.game.level import level_names, load_level
 from shoal.game.presets import preset
@@ -13,13 +14,17 @@ from shoal.game.tank import Tank
 from shoal.game.tank_view import TankView
 
 
-def drag(window: arcade.Window, start: tuple[float, float], end: tuple[float, float]) -> None:
-    """Press, drag and release the left mouse button, as a player would."""
+def drag(manager: "gui.UIManager", start: tuple[float, float], end: tuple[float, float]
+         ) -> None:  # fmt: skip
+    """Press, drag and release the left mouse button, as a player would.
+
+    The events go to the UI manager's handlers, which the window calls for each mouse
+    event (pyglet queues events dispatched on a window before its first flip).
+    """
     button = arcade.MOUSE_BUTTON_LEFT
-    window.dispatch_event("on_mouse_press", int(start[0]), int(start[1]), button, 0)
-    window.dispatch_event("on_mouse_drag", int(end[0]), int(end[1]), int(end[0] - start[0]),
-                          0, button, 0)  # fmt: skip
-    window.dispatch_event("on_mouse_release", int(end[0]), int(end[1]), button, 0)
+    manager.on_mouse_press(round(start[0]), round(start[1]), button, 0)
+    manager.on_mouse_drag(round(end[0]), round(end[1]), round(end[0] - start[0]), 0, button, 0)
+    manager.on_mouse_release(round(end[0]), round(end[1]), button, 0)
 
 
 def main(screenshot: str) -> None:
@@ -33,7 +38,7 @@ def main(screenshot: str) -> None:
     view.on_draw()  # lays the widgets out
     slider = panel.sliders["cohesion_weight"]
     left, right, middle = slider.rect.left, slider.rect.right, slider.rect.center_y
-    drag(window, (left + 3, middle), (right - 1, middle))
+    drag(panel.manager, (left + 3, middle), (right - 1, middle))
     cohesion = view.tank.flock.species["fish"].cohesion_weight
     assert cohesion > 4.0, cohesion
     for _ in range(30):
