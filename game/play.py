@@ -55,11 +55,9 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace) -
         raise NoDisplayError(f"{type(error).__name__}: {error}") from error
     if not arcade.timings_enabled():
         arcade.enable_timings()
-    view = TankView(level, make, options.stats, options.frames)
+    view = TankView(level, make, options.stats, options.frames, options.screenshot)
     window.show_view(view)
     arcade.run()
-    if options.screenshot is not None:
-        view.save_screenshot(options.screenshot)
     view.write_stats()
     return 0
 

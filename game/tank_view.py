@@ -44,14 +44,17 @@ class TankView(arcade.View):
         make_tank: builds a level's tank (with the seed, fish count, preset, leader).
         stats: write the metrics of each simulated second here as JSON when the view closes.
         frames: close the window after this many fixed steps (None: play until closed).
+        screenshot: save the last frame here when the view closes the window (Escape, or
+            after `frames`).
     """
 
     def __init__(
         self, level: Level, make_tank: TankFactory, stats: Path | None = None,
-        frames: int | None = None,
+        frames: int | None = None, screenshot: Path | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
         self.frames = frames
+        self.screenshot = screenshot
         self.make_tank = make_tank
         self.stats_path = stats
         self.stats: list[StatsRecord] = []
@@ -125,7 +128,15 @@ class TankView(arcade.View):
             self.step()
         self.steps_taken += 1
         if self.frames is not None and self.steps_taken >= self.frames:
-            self.window.close()
+            self.finish()
+
+    def finish(self) -> None:
+        """Save the screenshot if asked (while the window still has its OpenGL context),
+        then close the window."""
+        if self.screenshot is not None:
+            self.save_screenshot(self.screenshot)
+            self.screenshot = None
+        self.window.close()
 
     # --- drawing -------------------------------------------------------------------------
     def on_draw(self) -> None:
@@ -189,7 +200,7 @@ class TankView(arcade.View):
             arcade.key.F: lambda: self.window.set_fullscreen(not self.window.fullscreen),
             arcade.key.H: self._toggle_help,
             arcade.key.P: self.toggle_panel,
-            arcade.key.ESCAPE: self.window.close,
+            arcade.key.ESCAPE: self.finish,
         }
         action = actions.get(symbol)
         if action is not None:
