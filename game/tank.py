@@ -135,7 +135,9 @@ class Tank:
             flock.spawn("shark", np.asarray(level.sharks, float))
 
     def close(self) -> None:
-        """Delete the tank's esper world (stop listening to its events)."""
+        """Stop listening to the tank's events and delete its esper world."""
+        self.flock.remove_handler(FOOD_BITTEN, self._on_bite)
+        self.flock.remove_handler(BOID_EATEN, self._on_catch)
         if self.world in esper.list_worlds():
             if esper.current_world == self.world:
                 esper.switch_world("default")

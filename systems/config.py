@@ -54,6 +54,10 @@ class FlockConfig:
             raise ValueError(f"FlockConfig: dt = {self.dt} must be in (0, 0.25] seconds")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"FlockConfig: seed = {self.seed!r} must be an integer >= 0")
+        # Floats always: numba compiles a kernel once per argument type, and a width of 200
+        # (int) beside 1280.0 (float) would compile every kernel twice.
+        for name in ("width", "height", "margin", "wall_weight", "dt"):
+            object.__setattr__(self, name, float(getattr(self, name)))
 
     @property
     def wraps(self) -> bool:

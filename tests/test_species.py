@@ -68,3 +68,8 @@ def test_duplicate_species_is_refused() -> None:
     flock = install(FlockConfig(), [Species("fish")])
     with pytest.raises(ValueError, match="already registered"):
         flock.add_species(Species("fish"))
+
+
+def test_config_sizes_are_floats_so_kernels_compile_once() -> None:
+    config = FlockConfig(width=200, height=100, margin=10, wall_weight=2)
+    assert all(type(v) is float for v in (config.width, config.height, config.margin, config.dt))
