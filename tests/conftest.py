@@ -1,4 +1,5 @@
-"""Shared fixtures: every test gets a fresh esper world, so tests never see each other's."""
+"""Shared fixtures: every test gets a fresh esper world, so tests never see each other's;
+rendering tests share a hidden headless window."""
 
 import os
 from collections.abc import Iterator
@@ -7,6 +8,7 @@ from collections.abc import Iterator
 # anything imports arcade.
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
+import arcade
 import pytest
 
 from worlds import scratch_world
@@ -17,3 +19,17 @@ def fresh_world() -> Iterator[str]:
     """Run the test in a new, empty esper world; delete it afterwards."""
     with scratch_world() as name:
         yield name
+
+
+@pytest.fixture(scope="module")
+def window() -> Iterator[arcade.Window]:
+    """One hidden 320 x 240 headless window for a module (reuse one if another module left
+    it open): drawing needs a window's OpenGL context."""
+    try:
+        yield arcade.get_window()
+        return
+    except RuntimeError:
+        pass
+    win = arcade.Window(320, 240, "shoal tests", visible=False)
+    yield win
+    win.close()

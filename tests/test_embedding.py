@@ -312,15 +312,6 @@ def test_a_handler_may_despawn_another_boid() -> None:
 PACKAGES = (shoal.components, shoal.systems)
 
 
-def defining_module(package: ModuleType, name: str) -> ModuleType:
-    """The module whose source defines `name` (the package re-exports it)."""
-    for node in ast.parse(inspect.getsource(package)).body:
-        named = isinstance(node, ast.ImportFrom) and any(a.name == name for a in node.names)
-        if named and isinstance(node, ast.ImportFrom) and node.module:
-            return importlib.import_module(node.module)
-    return package
-
-
 def own_docstring(package: ModuleType, name: str) -> str:
     """The docstring written for `name` itself: on its class or function, or, for a
     constant, the string right after its assignment. Never inherited or generated."""
@@ -329,7 +320,7 @@ def own_docstring(package: ModuleType, name: str) -> str:
         node = ast.parse(inspect.cleandoc("\n" + inspect.getsource(obj))).body[0]
         assert isinstance(node, ast.ClassDef | ast.FunctionDef)
         return ast.get_docstring(node) or ""
-    body = ast.parse(inspect.getsource(defining_module(package, name))).body
+    body = ast.parse(inspect.getsource(load_make_api().origin(package, name))).body
     for node, after in itertools.pairwise(body):
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
         named = any(isinstance(t, ast.Name) and t.id == name for t in targets)

@@ -34,19 +34,6 @@ Pixels = npt.NDArray[np.uint8]
 _worlds = itertools.count()
 
 
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    """One hidden headless window for the module (reuse one if another module left it)."""
-    try:
-        yield arcade.get_window()
-        return
-    except RuntimeError:
-        pass
-    win = arcade.Window(WIDTH, HEIGHT, "shoal sprite feed tests", visible=False)
-    yield win
-    win.close()
-
-
 @pytest.fixture
 def make_flock() -> Iterator[Callable[[], Flock]]:
     """Flocks in worlds of their own, deleted after the test."""
