@@ -11,6 +11,8 @@ from shoal.components.obstacle import Circle, Obstacle, Polygon, Rect, Shape
 from shoal.components.species import (
     BOUNDARY_MODES,
     FALLOFFS,
+    LARGEST,
+    NEIGHBOUR_LIMIT,
     STEERING_STYLES,
     Species,
 )
@@ -18,6 +20,8 @@ from shoal.components.species import (
 __all__ = [
     "BOUNDARY_MODES",
     "FALLOFFS",
+    "LARGEST",
+    "NEIGHBOUR_LIMIT",
     "STEERING_STYLES",
     "Attractor",
     "Boid",

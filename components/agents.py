@@ -9,9 +9,9 @@ import math
 from dataclasses import dataclass
 
 
-def _species_names(owner: str, species: object) -> None:
+def _species_names(owner: str, species: object, name: str = "species") -> None:
     if not isinstance(species, tuple) or not all(isinstance(n, str) and n for n in species):
-        raise ValueError(f"{owner}: species = {species!r} must be a tuple of species names")
+        raise ValueError(f"{owner}: {name} = {species!r} must be a tuple of species names")
 
 
 def _non_negative(owner: str, name: str, value: object, positive: bool = False) -> None:
@@ -107,6 +107,7 @@ class Predator:
     resting: float = 0.0
 
     def __post_init__(self) -> None:
-        _species_names("Predator", self.prey)
+        _species_names("Predator", self.prey, "prey")
         _non_negative("Predator", "catch_radius", self.catch_radius)
         _non_negative("Predator", "cooldown", self.cooldown)
+        _non_negative("Predator", "resting", self.resting)

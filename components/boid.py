@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from shoal.components.arguments import text
+
 
 @dataclass(frozen=True, slots=True)
 class Boid:
@@ -16,3 +18,7 @@ class Boid:
     """
 
     species: str
+
+    def __post_init__(self) -> None:
+        # Checked here, not at the next step, where it would stop the host's esper.process.
+        text("Boid", "species", self.species)

@@ -1,7 +1,10 @@
 """Position and Velocity: 2-D vectors that are live views of the flock store when bound."""
 
+import math
 from collections.abc import Iterator
 from typing import ClassVar, Protocol
+
+from shoal.components.arguments import fail, is_number, pair, shown
 
 
 class VectorStore(Protocol):
@@ -13,6 +16,10 @@ class VectorStore(Protocol):
 
     def write_vector(self, column: str, entity: int, x: float, y: float) -> None:
         """Set the (x, y) of `entity` in `column`."""
+        ...
+
+    def __contains__(self, entity: object) -> bool:
+        """Whether `entity` has a row."""
         ...
 
 
@@ -28,8 +35,11 @@ class _StoreVector:
     column: ClassVar[str] = ""
 
     def __init__(self, x: float = 0.0, y: float = 0.0) -> None:
-        self._x = float(x)
-        self._y = float(y)
+        if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:
+            self._x, self._y = x, y  # finite floats: the common case (every spawned boid)
+        else:
+            self._x = _coordinate(type(self).__name__, "x", x)
+            self._y = _coordinate(type(self).__name__, "y", y)
         self._store: VectorStore | None = None
         self._entity = -1
 
@@ -40,7 +50,7 @@ class _StoreVector:
 
     @x.setter
     def x(self, value: float) -> None:
-        self.xy = (value, self.xy[1])
+        self.xy = (_coordinate(type(self).__name__, "x", value), self.xy[1])
 
     @property
     def y(self) -> float:
@@ -49,7 +59,7 @@ class _StoreVector:
 
     @y.setter
     def y(self, value: float) -> None:
-        self.xy = (self.xy[0], value)
+        self.xy = (self.xy[0], _coordinate(type(self).__name__, "y", value))
 
     @property
     def xy(self) -> tuple[float, float]:
@@ -60,7 +70,8 @@ class _StoreVector:
 
     @xy.setter
     def xy(self, value: tuple[float, float]) -> None:
-        x, y = float(value[0]), float(value[1])
+        # A NaN written here would spread through every neighbour's steering next step.
+        x, y = pair(type(self).__name__, "xy", value)
         if self._store is None:
             self._x, self._y = x, y
         else:
@@ -73,6 +84,8 @@ class _StoreVector:
 
     def bind(self, store: VectorStore, entity: int) -> None:
         """Make this vector a view of `entity`'s row in `store` (called by the flock)."""
+        if not callable(getattr(store, "read_vector", None)) or entity not in store:
+            fail(type(self).__name__, "entity", entity, f"has no row in store {shown(store)}")
         self._store, self._entity = store, entity
 
     def unbind(self) -> None:
@@ -86,6 +99,18 @@ class _StoreVector:
     def __repr__(self) -> str:
         x, y = self.xy
         return f"{type(self).__name__}({x:.3f}, {y:.3f})"
+
+
+def _coordinate(owner: str, name: str, value: object) -> float:
+    """`value` as a finite float, else ValueError naming the component and the coordinate."""
+    if type(value) is float and value - value == 0.0:  # the common case: a finite float
+        return value
+    if not is_number(value):
+        fail(owner, name, value, "must be a number")
+    result = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(result):
+        fail(owner, name, value, "must be finite")
+    return result
 
 
 class Position(_StoreVector):

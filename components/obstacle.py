@@ -15,13 +15,20 @@ A shape's boundary counts as inside it. Coordinates are world units, y up.
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 from numbers import Real
+
+from shoal.components.arguments import shown
 
 Point = tuple[float, float]
 
+# The check that a polygon does not cross itself compares every pair of edges (~0.7 s for
+# 1000 vertices): beyond this a polygon would stall the game; split it into several.
+MAX_VERTICES = 1000
+
 
 def _fail(shape: str, field: str, value: object, why: str) -> None:
-    raise ValueError(f"{shape}: {field} = {value!r} {why}")
+    raise ValueError(f"{shape}: {field} = {shown(value)} {why}")
 
 
 def _finite(shape: str, field: str, value: object) -> float:
@@ -95,7 +102,7 @@ class Polygon:
     """A simple polygon: convex or concave, either winding, no self-intersection.
 
     Attributes:
-        points: the vertices in order (at least 3; the last joins the first). Stored as a
+        points: the vertices in order (3 to 1000; the last joins the first). Stored as a
             tuple of (x, y) float pairs.
     """
 
@@ -141,9 +148,12 @@ def signed_area(points: tuple[Point, ...]) -> float:
 def _vertices(points: Iterable[Iterable[float]]) -> tuple[Point, ...]:
     """Validated (x, y) float pairs, or a ValueError naming `points`."""
     try:
-        pairs = [tuple(p) for p in points]
+        # islice: an endless or enormous iterable is refused below, not read to the end.
+        pairs = [tuple(islice(p, 3)) for p in islice(points, MAX_VERTICES + 1)]
     except TypeError:
         _fail("Polygon", "points", points, "must be a sequence of (x, y) pairs")
+    if len(pairs) > MAX_VERTICES:
+        _fail("Polygon", "points", points, f"must have at most {MAX_VERTICES} vertices")
     result: list[Point] = []
     for k, pair in enumerate(pairs):
         if len(pair) != 2:

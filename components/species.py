@@ -23,13 +23,23 @@ FALLOFFS = ("inverse", "inverse_square")
 BOUNDARY_MODES = ("contain", "bounce", "wrap")
 """World edges: steer back from a margin and never leave; reflect off the edges; torus."""
 
+NEIGHBOUR_LIMIT = 128
+"""A boid counts at most this many neighbours, the nearest. Schools rarely pack more into
+a perception radius; boids spawned on one spot do, and counting every pair of them would
+take time and memory growing as the square of their number."""
+
+LARGEST = 1e6
+"""No parameter of a species or a world exceeds this in magnitude (px, px/s, s, weights):
+far beyond any game, and small enough that no product of parameters overflows."""
+
 
 @dataclass(frozen=True, slots=True)
 class Species:
     """Parameters shared by every boid of one species. Immutable and validated on creation.
 
     Change a running flock's species with `Flock.tune(name, field=value)`; it takes effect on
-    the next step. Units: world units (pixels), seconds, degrees.
+    the next step. Units: world units (pixels), seconds, degrees. Every number lies within
+    ±`LARGEST` (max_force and max_turn_rate may also be ``math.inf``).
 
     Attributes:
         name: unique name of the species.
@@ -43,7 +53,8 @@ class Species:
         max_speed: highest speed (px/s, > 0, >= min_speed).
         max_force: largest steering acceleration (px/s², > 0; ``math.inf`` for none).
         max_turn_rate: fastest change of heading (deg/s, > 0; ``math.inf`` for none).
-        max_neighbours: count only the k nearest neighbours (topological); 0 counts all.
+        max_neighbours: count only the k nearest neighbours (topological, 0..128); 0
+            counts all, up to `NEIGHBOUR_LIMIT` (128), the nearest.
         separation_falloff: ``"inverse"`` or ``"inverse_square"`` (see `FALLOFFS`).
         steering: ``"reynolds"``, ``"accumulate"`` or ``"turn"`` (see `STEERING_STYLES`).
         separate_turn: ``turn`` style: max degrees per step turning away from the nearest.
@@ -122,6 +133,8 @@ def _validate(s: Species) -> None:
                 _fail(s, f.name, "must not be NaN")
             if math.isinf(value) and f.name not in ("max_force", "max_turn_rate"):
                 _fail(s, f.name, "must be finite")
+            if math.isfinite(value) and abs(value) > LARGEST:
+                _fail(s, f.name, f"must be within ±{LARGEST:g}")
     if s.perception_radius <= 0:
         _fail(s, "perception_radius", "must be > 0")
     if not 0 <= s.separation_radius <= s.perception_radius:
@@ -140,8 +153,8 @@ def _validate(s: Species) -> None:
         _fail(s, "max_turn_rate", "must be > 0 (math.inf for no limit)")
     if isinstance(s.max_neighbours, bool) or not isinstance(s.max_neighbours, int):
         _fail(s, "max_neighbours", "must be an integer")
-    if s.max_neighbours < 0:
-        _fail(s, "max_neighbours", "must be >= 0 (0 counts all)")
+    if not 0 <= s.max_neighbours <= NEIGHBOUR_LIMIT:
+        _fail(s, "max_neighbours", f"must be in [0, {NEIGHBOUR_LIMIT}] (0 counts all)")
     if s.separation_falloff not in FALLOFFS:
         _fail(s, "separation_falloff", f"must be one of {FALLOFFS}")
     if s.steering not in STEERING_STYLES:

@@ -19,8 +19,9 @@ The map (Tiled 1.8+ JSON, orthogonal, finite; tile, image and other layers are i
 - Map size in pixels is the tank; the map's background colour is the water.
 - Map properties (all optional): ``title`` (string, default: the file name), ``order``
   (int, play order), ``boundary`` (``contain``, ``bounce`` or ``wrap``; default contain),
-  ``current_x``, ``current_y`` (float, px/s²), ``food_to_eat`` (int >= 1, default 10),
-  ``min_fish`` (int >= 0, default 1), ``time_limit`` (float seconds, 0 = none).
+  ``current_x``, ``current_y`` (float, px/s², at most 1000 either way), ``food_to_eat``
+  (int >= 1, default 10), ``min_fish`` (int >= 0, default 1), ``time_limit`` (float
+  seconds, 0 = none).
 - Object layer ``obstacles`` (optional): rectangles, ellipses and polygons, rotated or not,
   of class (type) ``rock`` or ``plant`` (none: rock).
 - Object layer ``spawns`` (required): point objects of class ``spawn`` (properties
@@ -30,17 +31,29 @@ The map (Tiled 1.8+ JSON, orthogonal, finite; tile, image and other layers are i
 
 Unknown layer names, classes and property names are errors, so that a typo never silently
 drops an obstacle or a setting. Points may not lie outside the tank or inside an obstacle.
+
+A level file is untrusted input: whatever it holds, `load_level` returns a level the tank
+can play or raises `LevelError`, quickly and without a big allocation. So there are limits
+(the constants below): file size, objects, vertices, fish, crowding at the start (fish
+scattered as the game does, counted per 50 px square), group nesting, tile layer size. An
+obstacle may reach at most one tank size past a wall, and rectangles and ellipses are at
+least 1 px. Files named by the map are read only as JSON object templates (regular files
+within the size limit); external tilesets and compressed tile layers are refused, as shoal
+draws no tiles and pytiled_parser would read them unchecked.
 """
 
 import importlib.resources
 import json
 import math
 import re
+import stat
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn, TypeGuard
 
+import numpy as np
 import pytiled_parser
 from pytiled_parser import tiled_object as tiled
 from pytiled_parser.layer import Layer as TiledLayer
@@ -55,12 +68,33 @@ MAX_TOTAL_FISH = 20000
 """Most fish all the spawn points of a level may make together."""
 MAX_WORLD_SIZE = 16384
 """Largest tank side, px: the flock's grids grow with the tank."""
+MAX_RADIUS = MAX_WORLD_SIZE
+"""Largest radius of a spawn or food point, px (squared in the flock: keep it finite)."""
+MIN_OBSTACLE_SIZE = 1.0
+"""Thinnest rectangle or ellipse, px: a thinner one rounds to a line with no normal."""
+CROWD_CELL = 50.0
+"""Side of the squares in which the start crowd is counted, px (a fish's default
+perception radius)."""
+MAX_CROWD = 100
+"""Most fish and sharks that may start in one `CROWD_CELL` square: the flock's neighbour
+lists grow with the square of a crowd (20,000 fish on one corner took gigabytes and
+seconds a step)."""
+MAX_CURRENT = 1000.0
+"""Strongest water current, px/s², either way on each axis: six times what a fish can
+swim against, and small enough that a step's speeds stay finite."""
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Largest level file read: a real level is a few kB."""
 MAX_OBJECTS = 5000
 """Most objects in one map."""
 MAX_POLYGON_POINTS = 256
 """Most vertices of one polygon (validating a polygon costs vertices²)."""
+MAX_OBSTACLE_VERTICES = 2048
+"""Most vertices of all obstacles together (a rectangle or circle counts 4): keeps the
+polygon checks and the point-in-obstacle checks of a load well under a second."""
+MAX_GROUP_DEPTH = 16
+"""Deepest nesting of group layers (each level costs stack in every reader)."""
+MAX_TILES = 512 * 512
+"""Most tiles of one tile layer: shoal draws no tiles, but pytiled_parser reads them all."""
 ELLIPSE_VERTICES = 32
 """Vertices of the polygon that stands in for a non-circular ellipse."""
 DEFAULT_BACKGROUND = (16, 44, 78)
@@ -224,7 +258,7 @@ def load_level(name_or_path: str | Path) -> Level:
     path = _resolve(name_or_path)
     where = _Where(str(path))
     raw = _read_json(path, where)
-    _check_map_json(raw, where)
+    _check_map_json(raw, where, path.parent)
     return _build_level(_parse_tiled(path, where), path, where)
 
 
@@ -298,37 +332,59 @@ def _resolve(name_or_path: str | Path) -> Path:
     return resource
 
 
-def _read_json(path: Path, where: _Where) -> dict[str, Any]:
-    """The file's JSON object, after checks that keep huge or broken files out."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            where.fail("size", size, f"bytes is too big for a level (at most {MAX_FILE_BYTES})")
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise where.error(f"cannot read the file: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise where.error("not UTF-8 text (save the map as JSON, .tmj)") from error
+def _read_json(path: Path, where: _Where, what: str = "") -> dict[str, Any]:
+    """The file's JSON object, after checks that keep huge or broken files out.
+
+    `what` starts every message: empty for the level file itself, "template 'x.tj': " for
+    a file it names (the message still starts with the level's file).
+    """
+    text = _read_text(path, where, what)
     if not text.strip():
-        raise where.error("the file is empty")
+        raise where.error(f"{what}the file is empty")
     if text.lstrip().startswith("<"):
-        raise where.error("an XML (TMX) map: save it in Tiled as JSON (.tmj)")
+        raise where.error(f"{what}an XML (TMX) map: save it in Tiled as JSON (.tmj)")
     try:
-        raw = json.loads(text, parse_constant=_no_constant)
+        raw = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
         cut = " (truncated?)" if error.pos >= len(text.rstrip()) else ""
         why = f"{error.msg} at line {error.lineno} column {error.colno}"
-        raise where.error(f"not valid JSON{cut}: {why}") from error
+        raise where.error(f"{what}not valid JSON{cut}: {why}") from error
     except (ValueError, RecursionError) as error:
-        raise where.error(f"not valid JSON: {error}") from error
+        raise where.error(f"{what}not valid JSON: {error}") from error
     if not isinstance(raw, dict):
-        raise where.error("not a Tiled map: the JSON is not an object")
+        raise where.error(f"{what}not a Tiled map: the JSON is not an object")
     return raw
+
+
+def _read_text(path: Path, where: _Where, what: str) -> str:
+    """The text of a regular file of at most MAX_FILE_BYTES, checked before it is read: a
+    device (/dev/zero) or a pipe would never end."""
+    try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            raise where.error(f"{what}cannot read the file: not a regular file")
+        if status.st_size > MAX_FILE_BYTES:
+            size, limit = status.st_size, MAX_FILE_BYTES
+            where.fail(f"{what}size", size, f"bytes is too big for a level (at most {limit})")
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise where.error(f"{what}cannot read the file: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise where.error(f"{what}not UTF-8 text (save it as JSON)") from error
 
 
 def _no_constant(name: str) -> NoReturn:
     # Python's json accepts NaN and Infinity; Tiled never writes them.
     raise ValueError(f"{name} is not a number")
+
+
+def _finite_float(text: str) -> float:
+    # Python's json reads 1e999 as inf, which would reach pytiled_parser's round() in parts
+    # of the map that shoal does not check (tileset properties): OverflowError.
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{_shorten(text, _MAX_VALUE_CHARS)} is too big a number")
+    return value
 
 
 def _peek_order(data: bytes) -> float:
@@ -407,8 +463,12 @@ _COLOUR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 
 def _finite(value: object) -> TypeGuard[int | float]:
-    """A JSON number (not a bool), finite."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    """A JSON number (not a bool), finite, and an int only if a float can hold it."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    # Compared, not converted: float(10**400) and math.isfinite(10**400) raise OverflowError;
+    # NaN and the infinities fail the comparison.
+    return -sys.float_info.max <= value <= sys.float_info.max
 
 
 def _is_kind(value: object, kind: str) -> bool:
@@ -447,17 +507,33 @@ def _check_keys(
             where.fail(key, raw[key], f"must be {_KIND_WORDS[kind]}")
 
 
-def _check_map_json(raw: dict[str, Any], where: _Where) -> None:
-    """Check the keys pytiled_parser reads, naming the layer and object of a bad one."""
+def _check_map_json(raw: dict[str, Any], where: _Where, folder: Path) -> None:
+    """Check the keys pytiled_parser reads, naming the layer and object of a bad one.
+
+    `folder` holds the map: the object templates it names are read from there.
+    """
     _check_keys(raw, _MAP_KEYS, where, required=True)
     _check_keys(raw, _MAP_OPTIONAL, where, required=False)
     _check_properties_json(raw.get("properties", []), where)
-    objects = sum(_check_layer_json(layer, where, k) for k, layer in enumerate(raw["layers"]))
+    _check_tilesets_json(raw["tilesets"], where)
+    layers = enumerate(raw["layers"])
+    objects = sum(_check_layer_json(layer, where, k, folder, 0) for k, layer in layers)
     if objects > MAX_OBJECTS:
         where.fail("objects", objects, f"are too many (at most {MAX_OBJECTS})")
 
 
-def _check_layer_json(raw: object, where: _Where, index: int) -> int:
+def _check_tilesets_json(tilesets: list[Any], where: _Where) -> None:
+    """Embedded tilesets only: an external one is a second file that pytiled_parser reads
+    unchecked (and its tiles may name more files), for tiles that shoal never draws."""
+    for k, tileset in enumerate(tilesets):
+        if not isinstance(tileset, dict):
+            where.fail(f"tilesets[{k}]", tileset, "must be an object")
+        if "source" in tileset:
+            why = "is an external tileset: embed it (Map > Embed Tilesets) or remove it"
+            where.fail(f"tilesets[{k}].source", tileset["source"], f"{why} (shoal draws no tiles)")
+
+
+def _check_layer_json(raw: object, where: _Where, index: int, folder: Path, depth: int) -> int:
     """Check one layer (and its sublayers); returns the number of objects in it."""
     if not isinstance(raw, dict):
         where.fail(f"layers[{index}]", raw, "must be an object")
@@ -466,29 +542,96 @@ def _check_layer_json(raw: object, where: _Where, index: int) -> int:
     _check_keys(raw, _LAYER_OPTIONAL, here, required=False)
     _check_properties_json(raw.get("properties", []), here)
     if raw["type"] == "group":
+        if depth >= MAX_GROUP_DEPTH:
+            raise here.error(f"group layers nest too deep (at most {MAX_GROUP_DEPTH})")
         _check_keys(raw, {"layers": "list"}, here, required=True)
-        return sum(_check_layer_json(sub, here, k) for k, sub in enumerate(raw["layers"]))
+        layers = enumerate(raw["layers"])
+        return sum(_check_layer_json(sub, here, k, folder, depth + 1) for k, sub in layers)
+    if raw["type"] == "tilelayer":
+        _check_tile_layer_json(raw, here)
     if raw["type"] != "objectgroup":
         return 0  # tile and image layers: pytiled_parser reads them, shoal ignores them
     _check_keys(raw, {"objects": "list", "draworder": "str"}, here, required=True)
     for k, obj in enumerate(raw["objects"]):
         if not isinstance(obj, dict):
             here.fail(f"objects[{k}]", obj, "must be an object")
-        _check_object_json(obj, here)
+        _check_object_json(obj, here, folder)
     return len(raw["objects"])
 
 
-def _check_object_json(raw: dict[str, Any], where: _Where) -> None:
-    ident = raw.get("id", "?")
-    here = where.at_object(ident, raw["name"] if isinstance(raw.get("name"), str) else "")
-    # An object made from a template gets its other keys from the template file.
-    keys = {"id": "int"} if "template" in raw else _OBJECT_KEYS
-    _check_keys(raw, keys, here, required=True)
+def _check_object_json(raw: dict[str, Any], where: _Where, folder: Path) -> None:
+    """Check an object as pytiled_parser will see it: with its template's keys, if any."""
+    here = _object_where(raw, where)
     _check_keys(raw, _OBJECT_KEYS, here, required=False)
     _check_keys(raw, _OBJECT_OPTIONAL, here, required=False)
     _check_properties_json(raw.get("properties", []), here)
+    if raw.get("template"):  # pytiled_parser skips an empty one
+        raw = _with_template(raw, _template_json(folder / raw["template"], raw["template"], here))
+        here = _object_where(raw, where)  # the name may come from the template
+    _check_keys(raw, _OBJECT_KEYS, here, required=True)
+    _check_keys(raw, _OBJECT_OPTIONAL, here, required=False)
     if "polygon" in raw:
         _check_polygon_json(raw["polygon"], here)
+
+
+def _template_json(path: Path, name: str, where: _Where) -> dict[str, Any]:
+    """The object of a JSON template file (.tj), checked like an object of the map."""
+    what = f"template {_quote(name)}: "
+    raw = _read_json(path, where, what)
+    if "tileset" in raw:
+        raise where.error(f"{what}a tile object's template (shoal has no tile objects)")
+    obj = raw.get("object")
+    if not isinstance(obj, dict):
+        where.fail(f"{what}object", obj, "must be an object")
+    _check_keys(obj, _OBJECT_KEYS, where, required=False)
+    _check_keys(obj, _OBJECT_OPTIONAL, where, required=False)
+    _check_properties_json(obj.get("properties", []), where)
+    return obj
+
+
+def _object_where(raw: dict[str, Any], where: _Where) -> _Where:
+    name = raw.get("name")
+    return where.at_object(raw.get("id", "?"), name if isinstance(name, str) else "")
+
+
+def _with_template(raw: dict[str, Any], template: dict[str, Any]) -> dict[str, Any]:
+    """The object after pytiled_parser has applied its template: the template's keys win,
+    except the id, a name the object has, and properties the object has."""
+    merged = dict(raw)
+    for key, value in template.items():
+        if key == "properties":
+            own = {prop["name"] for prop in raw.get("properties", [])}
+            extra = [prop for prop in value if prop["name"] not in own]
+            merged["properties"] = [*raw.get("properties", []), *extra]
+        elif key == "name":
+            merged.setdefault("name", value)
+        elif key != "id":
+            merged[key] = value
+    return merged
+
+
+def _check_tile_layer_json(raw: dict[str, Any], where: _Where) -> None:
+    """A tile layer shoal ignores, but pytiled_parser decodes: keep it small and plain.
+
+    Compressed data is refused because it is unpacked whole before any size is known: a
+    few kB of zlib can hold gigabytes.
+    """
+    _check_keys(raw, {"width": "int", "height": "int"}, where, required=True)
+    width, height = raw["width"], raw["height"]
+    if not (width >= 1 and height >= 1 and width * height <= MAX_TILES):
+        where.fail("width, height", (width, height), f"must be 1 to {MAX_TILES} tiles in all")
+    if "chunks" in raw:
+        where.fail("chunks", raw["chunks"], "are for infinite maps (a tank has a fixed size)")
+    if raw.get("compression"):
+        where.fail("compression", raw["compression"], "is not read: save tile layers as CSV "
+                   "or uncompressed Base64 (shoal draws no tiles)")  # fmt: skip
+    data = raw.get("data")
+    if "encoding" in raw:
+        # Base64: 4 characters for every 3 bytes, 4 bytes a tile.
+        if not isinstance(data, str) or len(data) > 4 * (4 * MAX_TILES // 3 + 1):
+            where.fail("data", data, f"must be Base64 text of at most {MAX_TILES} tiles")
+    elif not isinstance(data, list) or len(data) != width * height:
+        where.fail("data", data, f"must be a list of the layer's {width * height} tile ids")
 
 
 def _check_polygon_json(points: list[Any], where: _Where) -> None:
@@ -507,7 +650,7 @@ def _check_properties_json(props: list[Any], where: _Where) -> None:
         name, kind = prop.get("name"), prop.get("type")
         if not isinstance(name, str):
             where.fail(f"properties[{k}].name", name, "must be a string")
-        if kind not in _PROPERTY_KINDS:
+        if not isinstance(kind, str) or kind not in _PROPERTY_KINDS:  # a list is unhashable
             where.fail(f"{name}.type", kind, f"must be one of {', '.join(_PROPERTY_KINDS)}")
         if not _is_kind(prop.get("value"), _PROPERTY_KINDS[kind]):
             words = _KIND_WORDS[_PROPERTY_KINDS[kind]]
@@ -515,8 +658,9 @@ def _check_properties_json(props: list[Any], where: _Where) -> None:
 
 
 # --- parsing with pytiled_parser ----------------------------------------------------------
-_PARSER_ERRORS = (
+_PARSER_ERRORS = (  # ArithmeticError: it computes with values shoal does not check
     pytiled_parser.UnknownFormat,
+    ArithmeticError,
     KeyError,
     TypeError,
     ValueError,
@@ -566,6 +710,8 @@ def _build_level(tiled_map: pytiled_parser.TiledMap, path: Path, where: _Where) 
     frame = _Frame(width, height)
     frame = replace(frame, obstacles=tuple(_obstacles(layers.get(OBSTACLES_LAYER, []), frame)))
     placed = _place_points(layers[SPAWNS_LAYER], frame, where.at_layer(SPAWNS_LAYER))
+    boundary = _boundary(props, where)
+    _check_crowding(placed, frame, boundary, where.at_layer(SPAWNS_LAYER))
     return Level(
         name=path.stem,
         title=_prop_str(props, "title", path.stem, where),
@@ -574,10 +720,10 @@ def _build_level(tiled_map: pytiled_parser.TiledMap, path: Path, where: _Where) 
         width=width,
         height=height,
         background=_background(tiled_map),
-        boundary=_boundary(props, where),
+        boundary=boundary,
         current=(
-            _prop_float(props, "current_x", 0.0, where),
-            _prop_float(props, "current_y", 0.0, where),
+            _prop_float(props, "current_x", 0.0, where, low=-MAX_CURRENT, high=MAX_CURRENT),
+            _prop_float(props, "current_y", 0.0, where, low=-MAX_CURRENT, high=MAX_CURRENT),
         ),
         obstacles=tuple(obstacle for _, obstacle in frame.obstacles),
         spawns=tuple(placed.spawns),
@@ -601,10 +747,10 @@ def _world_size(tiled_map: pytiled_parser.TiledMap, where: _Where) -> tuple[floa
     for name, value in (("tilewidth", tile.width), ("tileheight", tile.height)):
         if value < 1:
             where.fail(name, value, "must be at least 1 px")
-    size = (float(tiles.width * tile.width), float(tiles.height * tile.height))
-    if max(size) > MAX_WORLD_SIZE:
+    size = (tiles.width * tile.width, tiles.height * tile.height)
+    if max(size) > MAX_WORLD_SIZE:  # before float(), which a 400-digit int overflows
         where.fail("size", size, f"px is too big (at most {MAX_WORLD_SIZE} px a side)")
-    return size
+    return float(size[0]), float(size[1])
 
 
 def _background(tiled_map: pytiled_parser.TiledMap) -> tuple[int, int, int]:
@@ -667,19 +813,34 @@ def _flatten(
 
 # --- obstacles ----------------------------------------------------------------------------
 def _obstacles(objects: Sequence[_Located], frame: _Frame) -> Iterator[tuple[int, LevelObstacle]]:
+    vertices = 0
     for here, obj, offset in objects:
         _check_names(obj.properties, (), "property", here)
         kind = _class_of(obj) or OBSTACLE_KINDS[0]
         if kind not in OBSTACLE_KINDS:
             here.fail("class", kind, f"must be one of {', '.join(OBSTACLE_KINDS)}")
+        # Counted before the shape is made: checking a polygon costs its vertices².
+        vertices += _vertex_count(obj)
+        if vertices > MAX_OBSTACLE_VERTICES:
+            here.fail("vertices", vertices, "of the obstacles up to this one are too many "
+                      f"(at most {MAX_OBSTACLE_VERTICES} in all)")  # fmt: skip
         try:
             shape = _shape(obj, offset, frame, here)
         except LevelError:
             raise
         except ValueError as error:  # the shape's own validation, e.g. a self-crossing polygon
             raise here.error(_shorten(str(error), _MAX_SHAPE_MESSAGE)) from error
-        _check_overlaps_tank(shape, obj, frame, here)
+        _check_near_tank(shape, obj, frame, here)
         yield obj.id, LevelObstacle(shape, kind)
+
+
+def _vertex_count(obj: tiled.TiledObject) -> int:
+    """Vertices of the shape an obstacle object makes (a rectangle or circle counts 4)."""
+    if isinstance(obj, tiled.Polygon):
+        return len(obj.points)
+    if isinstance(obj, tiled.Ellipse) and obj.size.width != obj.size.height:
+        return ELLIPSE_VERTICES
+    return 4
 
 
 def _shape(
@@ -693,8 +854,8 @@ def _shape(
         here.fail("shape", _shape_name(obj), "must be a rectangle, ellipse or polygon")
     w, h = obj.size.width, obj.size.height
     for name, value in (("width", w), ("height", h)):
-        if value <= 0:
-            here.fail(name, value, "must be > 0")
+        if not value >= MIN_OBSTACLE_SIZE:
+            here.fail(name, value, f"must be at least {MIN_OBSTACLE_SIZE:g} px")
     # Tiled rotates a rectangle or ellipse about its top-left corner, clockwise (y down).
     cx, cy = _to_world(frame, x, y, w / 2, h / 2, obj.rotation)
     if isinstance(obj, tiled.Rectangle):
@@ -724,13 +885,19 @@ def _shape_name(obj: tiled.TiledObject) -> str:
     return type(obj).__name__.lower()
 
 
-def _check_overlaps_tank(shape: Shape, obj: tiled.TiledObject, frame: _Frame, here: _Where) -> None:
-    """An obstacle may poke out of the tank, but not lie wholly outside it."""
+def _check_near_tank(shape: Shape, obj: tiled.TiledObject, frame: _Frame, here: _Where) -> None:
+    """An obstacle may poke out of the tank, but not lie wholly outside it, nor reach more
+    than the tank's own size beyond a wall (the flock's obstacle grid spans that much)."""
     x0, y0, x1, y1 = _bounds(shape)
-    if x1 < 0 or y1 < 0 or x0 > frame.width or y0 > frame.height:
-        tiled_xy = (obj.coordinates.x, obj.coordinates.y)
-        size = f"{frame.width:g}×{frame.height:g}"
+    w, h = frame.width, frame.height
+    tiled_xy = (obj.coordinates.x, obj.coordinates.y)
+    size = f"{w:g}×{h:g}"
+    if x1 < 0 or y1 < 0 or x0 > w or y0 > h:
         here.fail("x, y", tiled_xy, f"put the obstacle wholly outside the {size} map")
+    if not (-w <= x0 and x1 <= 2 * w and -h <= y0 and y1 <= 2 * h):
+        extent = _quote((x0, y0, x1, y1))
+        why = f"put the obstacle (x0, y0, x1, y1 = {extent}) more than a map size outside"
+        here.fail("x, y", tiled_xy, f"{why} the {size} map")
 
 
 def _bounds(shape: Shape) -> tuple[float, float, float, float]:
@@ -742,66 +909,87 @@ def _bounds(shape: Shape) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _contains(shape: Shape, x: float, y: float) -> bool:
-    """Whether the point is inside the shape (for level checks; edges may go either way)."""
-    if isinstance(shape, Circle):
-        return math.hypot(x - shape.x, y - shape.y) <= shape.radius
-    ring = shape.corners() if isinstance(shape, Rect) else shape.points
-    inside = False
-    for (ax, ay), (bx, by) in zip(ring, (*ring[1:], ring[0]), strict=True):
-        # Even-odd rule: count the edges a ray to +x crosses.
-        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
-            inside = not inside
+_Mask = np.ndarray[Any, np.dtype[np.bool_]]
+
+
+def _inside(shape: Shape, x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> _Mask:
+    """Which points (x, y) are inside the shape (for level checks; edges may go either way).
+
+    Vectorised over the points: a level may hold thousands of points and obstacles.
+    """
+    # Shapes far out of the tank overflow to inf, which still compares the right way.
+    with np.errstate(all="ignore"):
+        if isinstance(shape, Circle):
+            return np.asarray(np.hypot(x - shape.x, y - shape.y) <= shape.radius)
+        ring = shape.corners() if isinstance(shape, Rect) else shape.points
+        inside = np.zeros(x.shape, bool)
+        for (ax, ay), (bx, by) in zip(ring, (*ring[1:], ring[0]), strict=True):
+            # Even-odd rule: count the edges a ray to +x crosses (a level edge never does).
+            if ay != by:
+                inside ^= ((ay > y) != (by > y)) & (x < ax + (y - ay) * (bx - ax) / (by - ay))
     return inside
 
 
 # --- points: spawns, sharks, food, the leader ---------------------------------------------
 def _place_points(objects: Sequence[_Located], frame: _Frame, where: _Where) -> _Placed:
     placed = _Placed()
+    points: list[tuple[_Where, Point, Point]] = []
     for here, obj, offset in objects:
         kind = _class_of(obj)
         if kind not in POINT_CLASSES:
             here.fail("class", kind, f"must be one of {', '.join(POINT_CLASSES)}")
         _check_names(obj.properties, _POINT_PROPERTIES[kind], "property", here)
-        x, y = _point(obj, offset, frame, here)
+        tiled_xy, (x, y) = _point(obj, offset, frame, here)
+        points.append((here, tiled_xy, (x, y)))
         props = obj.properties
         if kind == "spawn":
             count = _prop_int(props, "count", None, here, low=1, high=MAX_SPAWN_COUNT)
             species = _prop_str(props, "species", "fish", here)
-            radius = _prop_float(props, "radius", 60.0, here, low=1.0)
+            radius = _prop_float(props, "radius", 60.0, here, low=1.0, high=MAX_RADIUS)
             placed.spawns.append(SpawnPoint(x, y, species, count, radius))
         elif kind == "food":
             bites = _prop_int(props, "bites", 3, here, low=1, high=1000)
-            radius = _prop_float(props, "radius", 6.0, here, low=1.0)
+            radius = _prop_float(props, "radius", 6.0, here, low=1.0, high=MAX_RADIUS)
             placed.food.append(FoodDrop(x, y, bites, radius))
         else:
             (placed.sharks if kind == "shark" else placed.leaders).append((x, y))
+    _check_clear(points, frame)
     _check_totals(placed, where)
     return placed
 
 
 def _point(
     obj: tiled.TiledObject, offset: tuple[float, float], frame: _Frame, here: _Where
-) -> Point:
-    """World position of a point object inside the tank and outside every obstacle."""
+) -> tuple[Point, Point]:
+    """Tiled and world position of a point object inside the tank."""
     if not isinstance(obj, tiled.Point):
         here.fail("shape", _shape_name(obj), "must be a point (insert it with Tiled's point tool)")
     tx, ty = obj.coordinates.x + offset[0], obj.coordinates.y + offset[1]
     x, y = _to_world(frame, tx, ty, 0.0, 0.0, 0.0)
     if not (0 <= x <= frame.width and 0 <= y <= frame.height):
         here.fail("x, y", (tx, ty), f"is outside the {frame.width:g}×{frame.height:g} map")
-    blocker = _blocker(x, y, frame)
-    if blocker is not None:
-        here.fail("x, y", (tx, ty), f"is inside obstacle {blocker}")
-    return x, y
+    return (tx, ty), (x, y)
 
 
-def _blocker(x: float, y: float, frame: _Frame) -> str | None:
-    """The obstacle object (id and kind) that covers the point, if any."""
+def _check_clear(points: Sequence[tuple[_Where, Point, Point]], frame: _Frame) -> None:
+    """No point inside an obstacle: names the first such point (Tiled position) in order."""
+    blockers = _blockers([world for _, _, world in points], frame)
+    for (here, tiled_xy, _), blocker in zip(points, blockers, strict=True):
+        if blocker is not None:
+            here.fail("x, y", tiled_xy, f"is inside obstacle {blocker}")
+
+
+def _blockers(points: Sequence[Point], frame: _Frame) -> list[str | None]:
+    """For each point, the first obstacle object (id and kind) that covers it, if any."""
+    xy = np.asarray(points, float).reshape(-1, 2)
+    found: list[str | None] = [None] * len(xy)
+    free = np.ones(len(xy), bool)
     for ident, obstacle in frame.obstacles:
-        if _contains(obstacle.shape, x, y):
-            return f"{ident} ({obstacle.kind})"
-    return None
+        hit = free & _inside(obstacle.shape, xy[:, 0], xy[:, 1])
+        for k in np.flatnonzero(hit):
+            found[k] = f"{ident} ({obstacle.kind})"
+        free &= ~hit
+    return found
 
 
 def _check_totals(placed: _Placed, where: _Where) -> None:
@@ -814,12 +1002,46 @@ def _check_totals(placed: _Placed, where: _Where) -> None:
         where.fail("leaders", len(placed.leaders), "must be at most 1")
 
 
+def _check_crowding(placed: _Placed, frame: _Frame, boundary: str, where: _Where) -> None:
+    """The fish and sharks do not start more than `MAX_CROWD` to a `CROWD_CELL` square."""
+    xy = _start_positions(placed, frame, boundary)
+    cells = np.ceil(np.array([frame.width, frame.height]) / CROWD_CELL).astype(np.int64)
+    ij = np.minimum((xy // CROWD_CELL).astype(np.int64), cells - 1)
+    counts = np.bincount(ij[:, 0] * cells[1] + ij[:, 1], minlength=int(cells.prod()))
+    worst = int(np.argmax(counts))
+    if counts[worst] > MAX_CROWD:
+        # The square's middle in Tiled's coordinates (y down), to find it in the editor.
+        x, y = (worst // cells[1] + 0.5) * CROWD_CELL, (worst % cells[1] + 0.5) * CROWD_CELL
+        near = _quote((round(x), round(frame.height - y)))
+        raise where.error(
+            f"{counts[worst]} fish and sharks would start in one {CROWD_CELL:g} px square near "
+            f"x, y = {near} (at most {MAX_CROWD}: give the spawn points more radius or fewer fish)"
+        )
+
+
+def _start_positions(placed: _Placed, frame: _Frame, boundary: str) -> np.ndarray[Any, Any]:
+    """Sharks, and fish scattered in their spawn discs as the game does, on a fixed sample
+    (every load of a file gives the same verdict). Boids outside the tank are put on its
+    edge (or wrapped), as the boundary does: a disc that reaches past a corner piles fish
+    there."""
+    rng = np.random.default_rng(0)
+    chunks = [np.asarray(placed.sharks, float).reshape(-1, 2)]
+    for spawn in placed.spawns:
+        angle = rng.uniform(0.0, 2 * math.pi, spawn.count)
+        dist = spawn.radius * np.sqrt(rng.uniform(0.0, 1.0, spawn.count))
+        offsets = np.column_stack((dist * np.cos(angle), dist * np.sin(angle)))
+        chunks.append(offsets + np.array([spawn.x, spawn.y]))
+    size = np.array([frame.width, frame.height])
+    xy = np.concatenate(chunks)
+    return np.asarray(np.mod(xy, size) if boundary == "wrap" else np.clip(xy, 0.0, size))
+
+
 def _leader(placed: _Placed, frame: _Frame, where: _Where) -> tuple[float, float]:
     """The leader point, or the tank centre if it is clear."""
     if placed.leaders:
         return placed.leaders[0]
     x, y = frame.width / 2, frame.height / 2
-    blocker = _blocker(x, y, frame)
+    blocker = _blockers([(x, y)], frame)[0]
     if blocker is not None:
         raise where.error(f"no leader point, and the tank centre is inside obstacle {blocker}")
     return x, y
@@ -875,11 +1097,12 @@ def _prop_float(
     where: _Where,
     *,
     low: float | None = None,
+    high: float | None = None,
 ) -> float:
     value = props.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if not _finite(value):
         where.fail(name, value, "must be a finite number")
-    _check_range(name, value, low, None, where)
+    _check_range(name, value, low, high, where)
     return float(value)
 
 

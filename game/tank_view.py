@@ -119,7 +119,8 @@ class TankView(arcade.View):
         started = time.perf_counter()
         self.tank.step(DT)
         self.sim_ms = 0.9 * self.sim_ms + 0.1 * (time.perf_counter() - started) * 1e3
-        if round(self.tank.time / DT) % round(1.0 / DT) == 0:
+        # Only kept when asked for: a session of hours would pile up records.
+        if self.stats_path is not None and round(self.tank.time / DT) % round(1.0 / DT) == 0:
             self.stats.append(self.tank.stats())
 
     def on_fixed_update(self, delta_time: float) -> None:

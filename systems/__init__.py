@@ -12,7 +12,7 @@ Quick use::
 """
 
 from shoal.systems.collision import CollisionSystem
-from shoal.systems.config import FlockConfig
+from shoal.systems.config import MAX_DT, MIN_DT, FlockConfig
 from shoal.systems.events import BOID_EATEN, BOIDS_SPAWNED, FOOD_BITTEN, FOOD_EATEN, LEADER_LOST
 from shoal.systems.flock import MAX_BOIDS, Flock
 from shoal.systems.install import (
@@ -53,6 +53,8 @@ __all__ = [
     "LEADER_LOST",
     "LIFECYCLE_PRIORITY",
     "MAX_BOIDS",
+    "MAX_DT",
+    "MIN_DT",
     "MOTION_PRIORITY",
     "NEIGHBOURS_PRIORITY",
     "OBSTACLES_PRIORITY",

@@ -3,7 +3,14 @@
 import math
 from dataclasses import dataclass
 
-from shoal.components.species import BOUNDARY_MODES
+from shoal.components.species import BOUNDARY_MODES, LARGEST
+
+MAX_DT = 0.25
+"""The longest step shoal takes, in seconds: beyond it fast boids jump through walls."""
+
+MIN_DT = 1e-6
+"""The shortest step shoal takes, in seconds: a shorter one is taken as a pause (rates per
+second over a step of almost nothing would overflow)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +41,10 @@ class FlockConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ValueError(f"FlockConfig: {name} = {value!r} must be a number")
-            if not math.isfinite(value):
-                raise ValueError(f"FlockConfig: {name} = {value!r} must be finite")
+            if not math.isfinite(value) or abs(value) > LARGEST:
+                raise ValueError(
+                    f"FlockConfig: {name} = {value!r} must be finite, within ±{LARGEST:g}"
+                )
         if self.width <= 0 or self.height <= 0:
             raise ValueError(
                 f"FlockConfig: width and height must be > 0, got {self.width} × {self.height}"
@@ -50,8 +59,8 @@ class FlockConfig:
             )
         if self.wall_weight < 0:
             raise ValueError(f"FlockConfig: wall_weight = {self.wall_weight} must be >= 0")
-        if not 0 < self.dt <= 0.25:
-            raise ValueError(f"FlockConfig: dt = {self.dt} must be in (0, 0.25] seconds")
+        if not MIN_DT <= self.dt <= MAX_DT:
+            raise ValueError(f"FlockConfig: dt = {self.dt} must be in [{MIN_DT}, {MAX_DT}] seconds")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"FlockConfig: seed = {self.seed!r} must be an integer >= 0")
         # Floats always: numba compiles a kernel once per argument type, and a width of 200

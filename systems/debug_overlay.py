@@ -20,20 +20,18 @@ Importing this module imports arcade: in headless programs set ``ARCADE_HEADLESS
 
 import math
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
 import arcade
 import numpy as np
 import numpy.typing as npt
 
+from shoal.components import arguments as check
 from shoal.components.species import Species
+from shoal.systems.flock import Flock
 from shoal.systems.overlay_shapes import RGBA, ShapeBatch, Vertices
+from shoal.systems.render import RenderSystem
 from shoal.systems.steering_kernel import RULES, rule_forces
 from shoal.systems.store import FloatArray
-
-if TYPE_CHECKING:
-    from shoal.systems.flock import Flock
-    from shoal.systems.render import RenderSystem
 
 Layer = Callable[[ShapeBatch], None]
 """Adds shapes to the overlay's batch; called every frame the overlay is drawn."""
@@ -108,12 +106,16 @@ class DebugOverlay:
         show_grid: bool = True,
         show_legend: bool = True,
     ) -> None:
-        self.flock = flock
+        self.flock = check.instance("DebugOverlay", "flock", flock, Flock)
+        if render is not None:
+            check.instance("DebugOverlay", "render", render, RenderSystem)
         self.render = render
+        if force_scale is not None:
+            check.number("DebugOverlay", "force_scale", force_scale, low=0.0, above=True)
         self.force_scale = force_scale
-        self.line_width = line_width
-        self.show_grid = show_grid
-        self.show_legend = show_legend
+        self.line_width = check.number("DebugOverlay", "line_width", line_width, low=0, above=True)
+        self.show_grid = check.instance("DebugOverlay", "show_grid", show_grid, bool)
+        self.show_legend = check.instance("DebugOverlay", "show_legend", show_legend, bool)
         self.enabled = False
         self.selected: int | None = None
         self.layers: dict[str, Layer] = {}
@@ -128,14 +130,14 @@ class DebugOverlay:
 
     def select(self, entity: int | None) -> None:
         """Explain boid `entity` (None: nobody). KeyError if it is not a boid of the flock."""
-        if entity is not None:
-            self.flock.store.row(int(entity))
-            entity = int(entity)
-        self.selected = entity
+        self.selected = None if entity is None else self._boid("select", entity)
 
     def select_nearest(self, x: float, y: float, max_distance: float = math.inf) -> int | None:
         """Select the boid drawn nearest to (x, y) (e.g. a mouse click), if any is within
         `max_distance`; returns its entity (the selection is unchanged when none is)."""
+        x = check.number("select_nearest", "x", x)
+        y = check.number("select_nearest", "y", y)
+        check.number("select_nearest", "max_distance", max_distance, low=0.0, finite=False)
         entities, positions = self.flock.store.entities, self._positions()
         if len(entities) == 0:
             return None
@@ -149,11 +151,13 @@ class DebugOverlay:
 
     def add_layer(self, name: str, layer: Layer) -> None:
         """Draw `layer` every frame (replacing any layer of that name)."""
-        self.layers[name] = layer
+        check.text("add_layer", "name", name)
+        # Checked now: a bad layer found at draw time would stop the host's on_draw.
+        self.layers[name] = check.function("add_layer", "layer", layer)
 
     def remove_layer(self, name: str) -> None:
         """Stop drawing layer `name` (no error if there is none)."""
-        self.layers.pop(name, None)
+        self.layers.pop(check.text("remove_layer", "name", name), None)
 
     # --- drawing -------------------------------------------------------------------------
     def draw(self) -> None:
@@ -188,11 +192,18 @@ class DebugOverlay:
         """
         flock = self.flock
         nb, store = flock.neighbours, flock.store
-        row = store.row(entity)
+        row = store.row(self._boid("forces_of", entity))
         if not self._neighbours_current() or row >= len(nb):
             return {}
         terms = _rule_forces(flock, int(np.flatnonzero(nb.order == row)[0]))
         return dict(zip(RULES, terms, strict=False))
+
+    def _boid(self, owner: str, entity: object) -> int:
+        """`entity` as an int if it is a boid of the flock, else a KeyError naming the call."""
+        key = check.entity(owner, entity)
+        if key not in self.flock.store:
+            raise KeyError(f"{owner}: entity {key} is not a boid of this flock")
+        return key
 
     # --- the built-in layers -------------------------------------------------------------
     def _add_grid(self, batch: ShapeBatch) -> None:
@@ -299,6 +310,7 @@ def circles_layer(
     source: Callable[[], tuple[npt.ArrayLike, npt.ArrayLike]], colour: RGBA, width: float = 1.5
 ) -> Layer:
     """A layer of circle outlines; `source()` gives (centres (n, 2), radii (n,)) each frame."""
+    _check_layer("circles_layer", source, colour, width)
 
     def layer(batch: ShapeBatch) -> None:
         centres, radii = source()
@@ -311,6 +323,7 @@ def outlines_layer(
     source: Callable[[], Iterable[npt.ArrayLike]], colour: RGBA, width: float = 1.5
 ) -> Layer:
     """A layer of closed outlines; `source()` gives polygons ((k, 2) each) every frame."""
+    _check_layer("outlines_layer", source, colour, width)
 
     def layer(batch: ShapeBatch) -> None:
         batch.polygons(source(), colour, width)
@@ -321,6 +334,12 @@ def outlines_layer(
 def applied(forces: dict[str, FloatArray], species: Species) -> FloatArray:
     """What the steering stage adds up from these terms: the flocking rules (separation,
     alignment, cohesion) clamped to the species' max force, plus the others (flee, chase)."""
+    check.instance("applied", "species", species, Species)
+    if not isinstance(forces, dict):
+        check.fail("applied", "forces", forces, "must be a dict of rule name to (2,) force")
+    for name, force in forces.items():
+        if not (isinstance(force, np.ndarray) and force.shape == (2,)):
+            check.fail("applied", f"forces[{name!r}]", force, "must be a (2,) array")
     flocking = sum((forces[r] for r in FLOCKING_RULES if r in forces), np.zeros(2))
     length = float(np.hypot(*flocking))
     if length > species.max_force:
@@ -328,6 +347,13 @@ def applied(forces: dict[str, FloatArray], species: Species) -> FloatArray:
     others = [force for name, force in forces.items() if name not in FLOCKING_RULES]
     total: FloatArray = flocking + sum(others, np.zeros(2))
     return total
+
+
+def _check_layer(owner: str, source: object, colour: object, width: object) -> None:
+    """ValueError unless a layer's source can be called and its colour and width are sound."""
+    check.function(owner, "source", source)
+    check.integers(owner, "colour", colour, 4, low=0, high=255)
+    check.number(owner, "width", width, low=0.0, above=True)
 
 
 def _legend() -> list[arcade.Text]:

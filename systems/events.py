@@ -26,3 +26,6 @@ FOOD_EATEN = "shoal_food_eaten"
 """The last bite; handler(food). The entity is deleted at the next esper.process."""
 LEADER_LOST = "shoal_leader_lost"
 """A leader entity was deleted or lost its Leader; handler(leader)."""
+
+# Every event above: `Flock.set_handler` refuses other names (a typo would never fire).
+EVENTS = (BOIDS_SPAWNED, BOID_EATEN, FOOD_BITTEN, FOOD_EATEN, LEADER_LOST)

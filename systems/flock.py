@@ -1,8 +1,10 @@
 """Flock: one flock's store, species and world, and the game-facing API to them."""
 
 import math
-from collections.abc import Callable, Iterable
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
+from itertools import islice
 from typing import Any
 
 import esper
@@ -10,18 +12,23 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components import Boid, Position, Species, Velocity
+from shoal.components import arguments as check
 from shoal.systems.config import FlockConfig
 from shoal.systems.ecs import entities_with, in_world
-from shoal.systems.events import BOIDS_SPAWNED
+from shoal.systems.events import BOIDS_SPAWNED, EVENTS
 from shoal.systems.grid import Grid, build_grid, query_rows
 from shoal.systems.neighbours import Neighbours
-from shoal.systems.species_table import SpeciesTable
+from shoal.systems.processor import checked_dt
+from shoal.systems.species_table import RELATIONS, SpeciesTable
 from shoal.systems.store import FloatArray, FlockStore, IntArray
 
 # Refuse spawns that would exhaust memory before allocating anything (~200 bytes a boid in
 # the store and neighbour lists, plus esper's own objects).
 MAX_BOIDS = 2_000_000
 """The most boids a flock holds; larger spawns are refused before allocating."""
+
+# Every species costs a row and a column of the relation matrix and its own kernel work.
+MAX_SPECIES = 1000
 
 
 class Flock:
@@ -32,6 +39,9 @@ class Flock:
     """
 
     def __init__(self, config: FlockConfig, species: Iterable[Species], world: str) -> None:
+        check.instance("Flock", "config", config, FlockConfig)
+        check.text("Flock", "world", world)
+        species = checked_species("Flock", species)
         self.config = config
         self.world = world
         self.store = FlockStore()
@@ -53,6 +63,9 @@ class Flock:
     # --- species -----------------------------------------------------------------------
     def add_species(self, species: Species) -> None:
         """Register another species (it flocks with itself and ignores the others)."""
+        check.instance("add_species", "species", species, Species)
+        if species.name in self.species:
+            check.fail("add_species", "species", species.name, "is already registered")
         self.species.add(species)
         self._markers[species.name] = Boid(species.name)
         self._grid = None
@@ -62,7 +75,11 @@ class Flock:
 
         Raises ValueError naming the field if a value is invalid (the species is unchanged).
         """
-        species = self.species.tune(name, **changes)
+        self._index("tune", "name", name)
+        try:
+            species = self.species.tune(name, **changes)
+        except ValueError as error:  # the table checks every change before it applies one
+            raise ValueError(f"tune: {error}") from None
         self._grid = None  # the perception radius sets the cell size
         return species
 
@@ -73,6 +90,10 @@ class Flock:
         a species flocks with itself and ignores the others. A species reacts to others
         within its perception radius.
         """
+        self._index("relate", "observer", observer)
+        self._index("relate", "other", other)
+        if not isinstance(relation, str) or relation not in RELATIONS:
+            check.fail("relate", "relation", relation, f"must be one of {RELATIONS}")
         self.species.relate(observer, other, relation)
 
     # --- arrays ------------------------------------------------------------------------
@@ -104,16 +125,16 @@ class Flock:
         at the middle of the species' speed range. Each boid is an esper entity with
         `Position`, `Velocity` and `Boid` components.
         """
-        index = self.species.index(species)
-        pos = _points(positions, "positions")
+        index = self._index("spawn", "species", species)
+        pos = _points(positions, "spawn: positions")
         count = len(pos)
-        self._check_room(count)
+        self._check_room("spawn", "positions", count)
         if velocities is None:
             vel = self._random_velocities(self.species[species], count)
         else:
-            vel = _points(velocities, "velocities")
+            vel = _points(velocities, "spawn: velocities")
             if len(vel) != count:
-                raise ValueError(f"spawn: {len(vel)} velocities for {count} positions")
+                raise ValueError(f"spawn: velocities: {len(vel)} rows for {count} positions")
         with in_world(self.world):
             marker = self._markers[species]
             entities = np.fromiter(
@@ -135,43 +156,41 @@ class Flock:
     ) -> IntArray:
         """Spawn `count` boids at random (seeded): in a disc, or anywhere in the world.
 
-        The default area keeps clear of the `contain` margin.
+        The default area keeps clear of the `contain` margin. Give both `centre` and
+        `radius`, or neither.
         """
-        if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 0:
-            raise ValueError(f"scatter: count = {count!r} must be an integer >= 0")
-        self._check_room(int(count))
-        self.species.index(species)
-        if centre is None or radius is None:
+        count = check.integer("scatter", "count", count)
+        self._check_room("scatter", "count", count)
+        self._index("scatter", "species", species)
+        if centre is None and radius is None:
             pad = self.config.margin if self.config.boundary == "contain" else 0.0
             low = (pad, pad)
             high = (self.config.width - pad, self.config.height - pad)
-            pos = self.rng.uniform(low, high, size=(int(count), 2))
-        else:
-            if not (math.isfinite(radius) and radius >= 0):
-                raise ValueError(f"scatter: radius = {radius!r} must be finite and >= 0")
-            angle = self.rng.uniform(0, 2 * math.pi, int(count))
-            dist = radius * np.sqrt(self.rng.uniform(0, 1, int(count)))
-            pos = np.asarray(centre, float) + np.column_stack(
-                (dist * np.cos(angle), dist * np.sin(angle))
-            )
+            pos = self.rng.uniform(low, high, size=(count, 2))
+            return self.spawn(species, pos)
+        disc = _disc("scatter", centre, radius)
+        angle = self.rng.uniform(0, 2 * math.pi, count)
+        dist = disc[2] * np.sqrt(self.rng.uniform(0, 1, count))
+        pos = np.array(disc[:2]) + np.column_stack((dist * np.cos(angle), dist * np.sin(angle)))
         return self.spawn(species, pos)
 
     def despawn(self, entities: int | Iterable[int]) -> None:
         """Delete boids now: their rows go at once, their esper entities at the next process.
 
-        Their `Position` and `Velocity` keep the last values. Unknown entities raise KeyError.
+        Their `Position` and `Velocity` keep the last values. Unknown entities raise KeyError
+        (and none is deleted); an entity given twice is deleted once.
         """
-        ents = np.atleast_1d(np.asarray(entities, dtype=np.int64))
-        missing = [int(e) for e in ents if int(e) not in self._known]
+        ents = _entities("despawn", entities)
+        missing = [e for e in ents.tolist() if e not in self._known]
         if missing:
-            raise KeyError(f"despawn: not boids of this flock: {missing[:10]}")
+            raise KeyError(f"despawn: entities {missing[:10]} are not boids of this flock")
         with in_world(self.world):
             for entity in ents.tolist():
                 # Drop the marker now so that `sync` does not see a live boid until esper
                 # deletes the entity at its next process().
                 esper.remove_component(entity, Boid)
                 esper.delete_entity(entity)
-        self._forget(np.unique(ents))
+        self._forget(ents)
 
     def sync(self) -> None:
         """Make the store match the esper world: adopt new boid entities, drop deleted ones.
@@ -208,17 +227,15 @@ class Flock:
 
     def query(self, x: float, y: float, radius: float) -> IntArray:
         """Entities of the boids within `radius` of (x, y), wrap-aware, sorted by row."""
-        for name, value in (("x", x), ("y", y), ("radius", radius)):
-            if not math.isfinite(value):
-                raise ValueError(f"query: {name} = {value!r} must be finite")
-        if radius < 0:
-            raise ValueError(f"query: radius = {radius} must be >= 0")
+        x = check.number("query", "x", x)
+        y = check.number("query", "y", y)
+        radius = check.number("query", "radius", radius, low=0.0)
         rows = query_rows(self.grid, self.store.positions, x, y, radius)
         return self.store.entities[rows]
 
     def neighbours_of(self, entity: int) -> IntArray:
-        """Entities that `entity` saw at the start of the last step."""
-        row = self.store.row(entity)
+        """Entities that `entity` saw at the start of the last step (KeyError: not a boid)."""
+        row = self._row("neighbours_of", entity)
         if row >= len(self.neighbours):
             return np.zeros(0, np.int64)
         return self.store.entities[self.neighbours.of(row)]
@@ -235,28 +252,53 @@ class Flock:
         esper keeps handlers per world and by weak reference: keep a bound method's object
         alive.
         """
+        _check_handler("set_handler", event, handler)
         with in_world(self.world):
             esper.set_handler(event, handler)
 
     def remove_handler(self, event: str, handler: Callable[..., None]) -> None:
-        """Stop listening (see `set_handler`)."""
+        """Stop listening (see `set_handler`); no error if `handler` was not listening."""
+        _check_handler("remove_handler", event, handler)
         with in_world(self.world):
             esper.remove_handler(event, handler)
 
     # --- stepping ----------------------------------------------------------------------
     def step(self, dt: float | None = None) -> None:
-        """Run one `esper.process` of the flock's world (all its processors, host's too)."""
+        """Run one `esper.process` of the flock's world (all its processors, host's too).
+
+        `dt` in [0, MAX_DT] seconds (0: a paused step), default `FlockConfig.dt`.
+        """
+        if dt is not None and (isinstance(dt, bool) or not isinstance(dt, int | float)):
+            raise ValueError(f"step: dt = {dt!r} must be a number of seconds")
         with in_world(self.world):
             if dt is None:
                 esper.process()
             else:
-                esper.process(dt)
+                esper.process(checked_dt(dt))
 
     # --- internals ---------------------------------------------------------------------
-    def _check_room(self, count: int) -> None:
+    def _check_room(self, owner: str, argument: str, count: int) -> None:
         """Refuse, before allocating anything, a spawn that would exceed `MAX_BOIDS`."""
         if len(self.store) + count > MAX_BOIDS:
-            raise ValueError(f"spawn: {count} more boids would exceed the limit of {MAX_BOIDS}")
+            raise ValueError(
+                f"{owner}: {argument}: {count} more boids would exceed the limit of {MAX_BOIDS}"
+            )
+
+    def _index(self, owner: str, argument: str, name: object) -> int:
+        """The index of species `name`, or a ValueError naming the call and the argument."""
+        if not isinstance(name, str):
+            check.fail(owner, argument, name, "must be a species name (a str)")
+        if name not in self.species:
+            known = self.species.names
+            raise ValueError(f"{owner}: {argument}: unknown species {name!r}; known: {known}")
+        return self.species.index(name)
+
+    def _row(self, owner: str, entity: object) -> int:
+        """The store row of boid `entity`, or a KeyError naming the call."""
+        key = check.entity(owner, entity)
+        if key not in self.store:
+            raise KeyError(f"{owner}: entity {key} is not a boid of this flock")
+        return self.store.row(key)
 
     def _random_velocities(self, species: Species, count: int) -> FloatArray:
         speed = 0.5 * (species.min_speed + species.max_speed)
@@ -291,7 +333,7 @@ class Flock:
             position, velocity, boid = found
             if position.bound or velocity.bound:
                 raise ValueError(f"entity {entity} shares a Position/Velocity with another boid")
-            species[k] = self.species.index(boid.species)
+            species[k] = self._index(f"entity {entity}", "Boid.species", boid.species)
             pos[k], vel[k] = _points([position.xy], "Position")[0], velocity.xy
         if not np.all(np.isfinite(vel)):
             raise ValueError("a Velocity of a new boid entity is not finite")
@@ -306,8 +348,70 @@ class Flock:
         self._known.difference_update(entities.tolist())
 
 
+def checked_species(owner: str, species: object) -> tuple[Species, ...]:
+    """`species` as a tuple of `Species` with unique names, or a ValueError naming `owner`."""
+    if isinstance(species, str | Species) or not isinstance(species, Iterable):
+        check.fail(owner, "species", species, "must be an iterable of Species")
+    result = tuple(islice(species, MAX_SPECIES + 1))
+    if len(result) > MAX_SPECIES:
+        check.fail(owner, "species", species, f"must hold at most {MAX_SPECIES} species")
+    for k, item in enumerate(result):
+        check.instance(owner, f"species[{k}]", item, Species)
+        if item.name in (s.name for s in result[:k]):
+            check.fail(owner, f"species[{k}]", item.name, "is a second species of that name")
+    return result
+
+
+def _disc(owner: str, centre: object, radius: object) -> tuple[float, float, float]:
+    """(x, y, radius) of a disc to scatter in, or a ValueError naming the argument."""
+    if centre is None or radius is None:
+        raise ValueError(f"{owner}: centre and radius: give both (a disc) or neither")
+    x, y = check.pair(owner, "centre", centre)
+    r = check.number(owner, "radius", radius, low=0.0)
+    if not math.isfinite(max(abs(x), abs(y)) + r):
+        check.fail(owner, "radius", radius, f"around centre {centre!r} overflows")
+    return x, y, r
+
+
+def _entities(owner: str, values: object) -> IntArray:
+    """One entity or several as unique int64 ids (sorted), or a ValueError naming `owner`.
+
+    More than `MAX_BOIDS` of them are refused before they are read (an endless generator).
+    """
+    if isinstance(values, int | np.integer) and not isinstance(values, bool):
+        return np.array([int(values)], np.int64)
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        check.fail(owner, "entities", values, "must be an entity or an iterable of entities")
+    if not isinstance(values, np.ndarray | Sequence):  # a set, a generator: read it once
+        values = list(islice(values, MAX_BOIDS + 1))
+    if len(values) > MAX_BOIDS:
+        check.fail(owner, "entities", values, f"must be at most {MAX_BOIDS} entities")
+    try:
+        array = np.atleast_1d(np.asarray(values))
+    except ValueError:  # ragged nesting
+        array = np.zeros((1, 1))
+    if array.size and (array.ndim != 1 or array.dtype.kind not in "iu"):
+        check.fail(owner, "entities", values, "must be integers (entity ids), in one dimension")
+    return np.unique(array.astype(np.int64))
+
+
+def _check_handler(owner: str, event: object, handler: object) -> None:
+    """ValueError unless `event` is one of shoal's events and esper can hold `handler`."""
+    if not isinstance(event, str) or event not in EVENTS:
+        check.fail(owner, "event", event, f"must be one of shoal's events {EVENTS}")
+    check.function(owner, "handler", handler)
+    try:
+        weakref.ref(handler)  # esper keeps handlers by weak reference
+    except TypeError:
+        check.fail(owner, "handler", handler, "must allow a weak reference (esper keeps one)")
+
+
 def _points(values: npt.ArrayLike, name: str) -> FloatArray:
     """`values` as a finite (n, 2) float array, or a ValueError naming `name`."""
+    rows = getattr(values, "shape", (0,))
+    if isinstance(rows, tuple) and rows and isinstance(rows[0], int) and rows[0] > MAX_BOIDS:
+        # A broadcast view can claim 10**12 rows without holding them: refuse the copy.
+        raise ValueError(f"{name}: {rows[0]} rows exceed the limit of {MAX_BOIDS} boids")
     try:
         array = np.array(values, dtype=np.float64)
     except (TypeError, ValueError) as error:

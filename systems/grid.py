@@ -74,8 +74,10 @@ def build_grid(
         else:
             origin_x = origin_y = top_x = top_y = 0.0
         extent_x, extent_y = top_x - origin_x, top_y - origin_y
-        # Grow the cells if the box would need too many; a cell is never below `radius`.
-        cell = max(radius, math.sqrt(extent_x * extent_y / max_cells))
+        # Grow the cells if the box would need too many (also a long thin box: boids in a
+        # line); a cell is never below `radius`.
+        longest = max(extent_x, extent_y)
+        cell = max(radius, math.sqrt(extent_x * extent_y / max_cells), longest / max_cells)
         nx = int(extent_x // cell) + 1
         ny = int(extent_y // cell) + 1
         extent_x, extent_y = nx * cell, ny * cell

@@ -5,10 +5,11 @@ from collections.abc import Iterable
 import esper
 
 from shoal.components import Species
+from shoal.components import arguments as check
 from shoal.systems.collision import CollisionSystem
 from shoal.systems.config import FlockConfig
 from shoal.systems.ecs import in_world
-from shoal.systems.flock import Flock
+from shoal.systems.flock import Flock, checked_species
 from shoal.systems.lifecycle import LifecycleSystem
 from shoal.systems.motion import MotionSystem
 from shoal.systems.neighbours import NeighbourSystem
@@ -68,16 +69,16 @@ def install(
         The `Flock`: spawn, query and tune boids through it.
 
     Raises:
+        ValueError: an argument is not what it should be (the message names it).
         RuntimeError: shoal is already installed in that world (esper keeps one processor
             per class per world; use `uninstall` first).
     """
     config = FlockConfig() if config is None else config
-    if not isinstance(config, FlockConfig):
-        raise TypeError(f"install: config must be a FlockConfig, got {type(config).__name__}")
+    check.instance("install", "config", config, FlockConfig)
     name = esper.current_world if world is None else world
     if not isinstance(name, str) or not name:
-        raise ValueError(f"install: world = {world!r} must be a non-empty string")
-    flock = Flock(config, species, name)
+        check.fail("install", "world", world, "must be a non-empty string (or None)")
+    flock = Flock(config, checked_species("install", species), name)
     with in_world(name):
         if esper.get_processor(NeighbourSystem) is not None:
             raise RuntimeError(f"shoal is already installed in esper world {name!r}")
@@ -88,6 +89,7 @@ def install(
 
 def uninstall(flock: Flock) -> None:
     """Remove a flock's processors and boids from its world."""
+    check.instance("uninstall", "flock", flock, Flock)
     flock.despawn(flock.entities.copy())
     with in_world(flock.world):
         for system, _ in STAGES:

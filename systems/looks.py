@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import arcade
 from PIL import Image, ImageDraw
 
+from shoal.components import arguments as check
+
 Colour = tuple[int, int, int]
 
 FISH_SIZE = (32, 16)
@@ -37,6 +39,13 @@ Long enough to hide step-to-step wobble, short enough that a fish at full turn r
 
 WHITE: Colour = (255, 255, 255)
 
+# Procedural textures: below 4 px a side the drawing is empty; above 4096 px one texture
+# would take 64 MiB (and a sprite that large is not a boid).
+MIN_TEXTURE_SIDE = 4
+MAX_TEXTURE_SIDE = 4096
+# A sprite scale beyond this covers any screen many times over.
+MAX_SCALE = 1000.0
+
 
 @dataclass(frozen=True, slots=True)
 class SpeciesLook:
@@ -56,20 +65,17 @@ class SpeciesLook:
     heading_smoothing: float = DEFAULT_HEADING_SMOOTHING
 
     def __post_init__(self) -> None:
-        if not self.scale > 0:
-            raise ValueError(f"SpeciesLook: scale = {self.scale!r} must be > 0")
-        if not self.heading_smoothing >= 0:
-            raise ValueError(
-                f"SpeciesLook: heading_smoothing = {self.heading_smoothing!r} must be >= 0"
-            )
-        if len(self.tint) != 3 or not all(0 <= c <= 255 for c in self.tint):
-            raise ValueError(f"SpeciesLook: tint = {self.tint!r} must be three 0..255 values")
+        if self.texture is not None:
+            check.instance("SpeciesLook", "texture", self.texture, arcade.Texture)
+        check.number("SpeciesLook", "scale", self.scale, low=0.0, above=True, high=MAX_SCALE)
+        check.number("SpeciesLook", "heading_smoothing", self.heading_smoothing, low=0.0)
+        colour("SpeciesLook", "tint", self.tint)
 
 
 def fish_texture(size: tuple[int, int] = FISH_SIZE) -> arcade.Texture:
     """A small fish facing +x: a pale head at the right, a dark forked tail at the left."""
-    w, h = size
-    image = Image.new("RGBA", size, (0, 0, 0, 0))
+    w, h = _texture_size("fish_texture", size)
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     mid = (h - 1) / 2
     draw.polygon([(0, 0), (0.3 * w, mid), (0, h - 1)], fill=FISH_TAIL)
@@ -81,8 +87,8 @@ def fish_texture(size: tuple[int, int] = FISH_SIZE) -> arcade.Texture:
 
 def shark_texture(size: tuple[int, int] = SHARK_SIZE) -> arcade.Texture:
     """A predator facing +x: a long grey body, a pale snout, fins and a tall tail."""
-    w, h = size
-    image = Image.new("RGBA", size, (0, 0, 0, 0))
+    w, h = _texture_size("shark_texture", size)
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     mid = (h - 1) / 2
     draw.polygon([(0, 0.05 * h), (0.2 * w, mid), (0, 0.95 * h), (0.06 * w, mid)], fill=SHARK_FIN)
@@ -96,8 +102,8 @@ def shark_texture(size: tuple[int, int] = SHARK_SIZE) -> arcade.Texture:
 
 def bird_texture(size: tuple[int, int] = BIRD_SIZE) -> arcade.Texture:
     """A small bird seen from above, facing +x: swept wings, a pale head at the right."""
-    w, h = size
-    image = Image.new("RGBA", size, (0, 0, 0, 0))
+    w, h = _texture_size("bird_texture", size)
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     mid = (h - 1) / 2
     wings = [(0.05 * w, 0), (0.65 * w, mid), (0.05 * w, h - 1), (0.30 * w, mid)]
@@ -105,6 +111,18 @@ def bird_texture(size: tuple[int, int] = BIRD_SIZE) -> arcade.Texture:
     draw.ellipse((0.15 * w, 0.38 * h, 0.80 * w, 0.62 * h), fill=BIRD_BODY)
     draw.ellipse((0.68 * w, 0.33 * h, w - 1, 0.67 * h), fill=BIRD_HEAD)
     return arcade.Texture(image, hash=f"shoal-bird-{w}x{h}")
+
+
+def colour(owner: str, name: str, value: object) -> Colour:
+    """`value` as an (r, g, b) tuple of ints in 0..255, or a ValueError naming it."""
+    r, g, b = check.integers(owner, name, value, 3, low=0, high=255)
+    return r, g, b
+
+
+def _texture_size(owner: str, size: object) -> tuple[int, int]:
+    """`size` as (width, height) in whole pixels within the texture limits, or ValueError."""
+    w, h = check.integers(owner, "size", size, 2, low=MIN_TEXTURE_SIDE, high=MAX_TEXTURE_SIDE)
+    return w, h
 
 
 def _eye(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:

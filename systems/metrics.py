@@ -20,6 +20,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from shoal.components import arguments as check
 from shoal.systems.grid import Grid, build_grid, cell_range, wrapped
 from shoal.systems.store import FloatArray, IntArray
 
@@ -35,6 +36,10 @@ _CLUSTERED_FILL = 0.25
 # Margin against rounding for the linking grid: its cells' diagonal stays this much below the
 # radius, so that two boids in one cell are surely linked even after rounding.
 _CELL_SLACK = 1.0 + 1e-9
+
+# Coordinates and sizes beyond this are refused: squares of differences stay far from
+# overflow (1e300 < 1.8e308), however the boids are spread.
+_LARGEST = 1e150
 
 # A boid this close to the flock centre (relative to the flock's size) is "at the centre":
 # the mean position carries rounding error, so a boid placed there is never exactly on it.
@@ -55,7 +60,7 @@ def polarization(velocities: npt.ArrayLike) -> float:
     Raises:
         ValueError: if `velocities` is not a finite (n, 2) array.
     """
-    vel = _as_points(velocities, "velocities")
+    vel = _as_points("polarization", "velocities", velocities)
     speed = np.hypot(vel[:, 0], vel[:, 1])
     moving = speed > 0.0
     if not moving.any():
@@ -83,11 +88,12 @@ def milling(positions: npt.ArrayLike, velocities: npt.ArrayLike) -> float:
     Raises:
         ValueError: if the arrays are not finite (n, 2) arrays of the same length.
     """
-    pos = _as_points(positions, "positions")
-    vel = _as_points(velocities, "velocities")
+    pos = _as_points("milling", "positions", positions)
+    vel = _as_points("milling", "velocities", velocities)
     if len(pos) != len(vel):
         raise ValueError(
-            f"positions and velocities must have the same length, got {len(pos)} and {len(vel)}"
+            f"milling: positions and velocities must have the same length, got {len(pos)} and "
+            f"{len(vel)}"
         )
     if len(pos) == 0:
         return 0.0
@@ -122,8 +128,8 @@ def mean_nn_distance(
         ValueError: if `positions` is not a finite (n, 2) array or `wrap_size` is not two
             positive finite numbers.
     """
-    pos = _as_points(positions, "positions")
-    size = _as_wrap_size(wrap_size)
+    pos = _as_points("mean_nn_distance", "positions", positions)
+    size = _as_wrap_size("mean_nn_distance", wrap_size)
     if len(pos) < 2:
         return math.nan
     grid = _nn_grid(pos, size)
@@ -307,11 +313,13 @@ def group_count(
         ValueError: if `positions` is not a finite (n, 2) array, `radius` is not finite and
             positive, or `wrap_size` is not two positive finite numbers.
     """
-    pos = _as_points(positions, "positions")
-    link = _as_radius(radius)
-    size = _as_wrap_size(wrap_size)
+    pos = _as_points("group_count", "positions", positions)
+    link = check.number("group_count", "radius", radius, low=0.0, above=True)
+    size = _as_wrap_size("group_count", wrap_size)
     if len(pos) == 0:
         return 0
+    if link >= _span(pos, size):  # every pair is linked (and a huge radius would overflow)
+        return 1
     grid = _build(pos, _clique_cell(link, size), size)
     # Cells no wider than radius / sqrt(2) hold boids that are all linked to each other; the
     # grid may have grown them (cell cap), and then every pair must be checked.
@@ -518,38 +526,37 @@ def _clip_unit(value: float) -> float:
     return min(max(value, 0.0), 1.0)
 
 
-def _as_points(values: npt.ArrayLike, name: str) -> FloatArray:
-    """`values` as a contiguous float64 (n, 2) array, or ValueError naming the argument."""
+def _as_points(owner: str, name: str, values: npt.ArrayLike) -> FloatArray:
+    """`values` as a contiguous float64 (n, 2) array, or ValueError naming the argument.
+
+    Coordinates beyond ±`_LARGEST` are refused: their differences and squares would
+    overflow to inf, and the measures would come out NaN without a word.
+    """
     try:
         array = np.ascontiguousarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"{name} must be an (n, 2) array of numbers: {error}") from None
+    except (TypeError, ValueError):
+        check.fail(owner, name, values, "must be an (n, 2) array of numbers")
     if array.ndim != 2 or array.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (n, 2), got {array.shape}")
+        check.fail(owner, name, values, f"must have shape (n, 2), got {array.shape}")
     if not np.isfinite(array).all():
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
+        check.fail(owner, name, values, "must be finite (no NaN or inf)")
+    if array.size and np.abs(array).max() > _LARGEST:
+        check.fail(owner, name, values, f"must lie within ±{_LARGEST:g}")
     return array
 
 
-def _as_radius(radius: float) -> float:
-    """`radius` as a float, or ValueError unless it is finite and positive."""
-    try:
-        value = float(radius)
-    except (TypeError, ValueError):
-        raise ValueError(f"radius must be a number, got {radius!r}") from None
-    if not (math.isfinite(value) and value > 0.0):
-        raise ValueError(f"radius must be finite and > 0, got {radius!r}")
-    return value
-
-
-def _as_wrap_size(wrap_size: tuple[float, float] | None) -> tuple[float, float] | None:
+def _as_wrap_size(owner: str, wrap_size: object) -> tuple[float, float] | None:
     """`wrap_size` as two floats (or None), or ValueError unless both are finite and > 0."""
     if wrap_size is None:
         return None
-    try:
-        width, height = (float(v) for v in wrap_size)
-    except (TypeError, ValueError):
-        raise ValueError(f"wrap_size must be (width, height), got {wrap_size!r}") from None
-    if not all(math.isfinite(v) and v > 0.0 for v in (width, height)):
-        raise ValueError(f"wrap_size must be positive and finite, got {wrap_size!r}")
+    width, height = check.pair(owner, "wrap_size", wrap_size)
+    if not (0.0 < width <= _LARGEST and 0.0 < height <= _LARGEST):
+        check.fail(owner, "wrap_size", wrap_size, f"must be positive, at most {_LARGEST:g}")
     return width, height
+
+
+def _span(pos: FloatArray, size: tuple[float, float] | None) -> float:
+    """A distance that no two of the boids are apart by more than (the short way round)."""
+    if size is not None:
+        return 0.5 * math.hypot(*size)
+    return math.hypot(float(np.ptp(pos[:, 0])), float(np.ptp(pos[:, 1])))

@@ -19,6 +19,9 @@ BOUNDARY_WRAP = BOUNDARY_MODES.index("wrap")
 # A wall's push grows as (margin / d)² - 1 (zero at the margin, like a virtual boid's
 # inverse-square separation); capped so that a boid on the wall gets a finite push.
 _MAX_WALL_FACTOR = 50.0
+# The walls' strength grows as 1 / margin; capped so that a hair-thin margin cannot overflow
+# (an infinite push times a zero distance term would be NaN). Far above any speed limit.
+_MAX_WALL_STRENGTH = 1e15
 
 
 @numba.njit(cache=True, inline="always")
@@ -57,7 +60,7 @@ def move(
         ay = accelerations[i, 1]
         # --- walls: repel like virtual boids, strong enough to turn back within the margin
         if boundary == BOUNDARY_CONTAIN and margin > 0.0:
-            strength = wall_weight * max_speed * max_speed / margin
+            strength = min(wall_weight * max_speed * max_speed / margin, _MAX_WALL_STRENGTH)
             ax += strength * (_wall_push(x, margin) - _wall_push(width - x, margin))
             ay += strength * (_wall_push(y, margin) - _wall_push(height - y, margin))
         nvx = vx + ax * dt

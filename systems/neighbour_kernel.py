@@ -3,8 +3,8 @@
 A boid i sees boid j when species i does not ignore species j, their (wrap-aware) distance is
 at most i's perception radius, and j lies inside i's field of view. A boid at exactly the same
 place, any neighbour of a boid standing still, and a predator (species i flees species j)
-count as seen whatever the field of view. With a topological cap k,
-only the k nearest (ties broken by row) are kept.
+count as seen whatever the field of view. Of those, only the k nearest are kept (ties broken
+by row): k is the species' topological cap, at most `NEIGHBOUR_LIMIT`.
 
 Everything here works in cell-sorted order ("slots": slot k is row `order[k]`): boids of one
 cell are contiguous, so the candidates of a whole cell are gathered once into a flat buffer
@@ -221,9 +221,9 @@ def _find_in_cells(
             raw = p - start
             largest_raw = max(largest_raw, raw)
             cap = int(params[s, P_MAX_NEIGHBOURS])
-            if 0 < cap < raw:
+            if cap < raw:
                 if not overflow:
-                    _keep_nearest(start, p, slot_row, nb_slot, nb_dx, nb_dy, nb_dist)
+                    _keep_nearest(start, p, cap, slot_row, nb_slot, nb_dx, nb_dy, nb_dist)
                 p = start + cap
             nb_start[k] = start
             nb_stop[k] = p
@@ -236,27 +236,74 @@ def _find_in_cells(
 def _keep_nearest(
     start: int,
     stop: int,
+    cap: int,
     slot_row: IntArray,
     nb_slot: IntArray,
     nb_dx: FloatArray,
     nb_dy: FloatArray,
     nb_dist: FloatArray,
 ) -> None:
-    """Sort the segment [start, stop) by (distance, row): its first k are then the k nearest.
+    """Move the `cap` nearest of the segment [start, stop) to its front, sorted by
+    (distance, row); the rest is left behind in any order.
 
-    Ties are broken by row (not slot) so the choice does not depend on the grid.
+    A max-heap of the cap nearest so far: O(n log cap), so that thousands of boids on one
+    spot cost little more than finding them. Ties are broken by row (not slot) so the choice
+    does not depend on the grid.
     """
-    for a in range(start + 1, stop):
-        q, dx, dy, d = nb_slot[a], nb_dx[a], nb_dy[a], nb_dist[a]
-        b = a - 1
-        while b >= start and (
-            nb_dist[b] > d or (nb_dist[b] == d and slot_row[nb_slot[b]] > slot_row[q])
+    for root in range(cap // 2 - 1, -1, -1):
+        _sift_down(start, root, cap, slot_row, nb_slot, nb_dx, nb_dy, nb_dist)
+    for a in range(start + cap, stop):
+        if _nearer(a, start, slot_row, nb_slot, nb_dist):  # nearer than the farthest kept
+            _swap(a, start, nb_slot, nb_dx, nb_dy, nb_dist)
+            _sift_down(start, 0, cap, slot_row, nb_slot, nb_dx, nb_dy, nb_dist)
+    for size in range(cap - 1, 0, -1):  # heap sort: farthest to the back
+        _swap(start, start + size, nb_slot, nb_dx, nb_dy, nb_dist)
+        _sift_down(start, 0, size, slot_row, nb_slot, nb_dx, nb_dy, nb_dist)
+
+
+@numba.njit(cache=True, inline="always")
+def _nearer(a: int, b: int, slot_row: IntArray, nb_slot: IntArray, nb_dist: FloatArray) -> bool:
+    """Entry a is nearer than entry b (the lower row if equally far)."""
+    da: float = nb_dist[a]
+    db: float = nb_dist[b]
+    if da != db:
+        return da < db
+    ra: int = slot_row[nb_slot[a]]
+    rb: int = slot_row[nb_slot[b]]
+    return ra < rb
+
+
+@numba.njit(cache=True, inline="always")
+def _swap(
+    a: int, b: int, nb_slot: IntArray, nb_dx: FloatArray, nb_dy: FloatArray, nb_dist: FloatArray
+) -> None:
+    nb_slot[a], nb_slot[b] = nb_slot[b], nb_slot[a]
+    nb_dx[a], nb_dx[b] = nb_dx[b], nb_dx[a]
+    nb_dy[a], nb_dy[b] = nb_dy[b], nb_dy[a]
+    nb_dist[a], nb_dist[b] = nb_dist[b], nb_dist[a]
+
+
+@numba.njit(cache=True)
+def _sift_down(
+    start: int,
+    node: int,
+    size: int,
+    slot_row: IntArray,
+    nb_slot: IntArray,
+    nb_dx: FloatArray,
+    nb_dy: FloatArray,
+    nb_dist: FloatArray,
+) -> None:
+    """Restore the max-heap (farthest on top) of the `size` entries from `start` below `node`."""
+    while True:
+        child = 2 * node + 1
+        if child >= size:
+            return
+        if child + 1 < size and _nearer(
+            start + child, start + child + 1, slot_row, nb_slot, nb_dist
         ):
-            nb_slot[b + 1], nb_dx[b + 1], nb_dy[b + 1], nb_dist[b + 1] = (
-                nb_slot[b],
-                nb_dx[b],
-                nb_dy[b],
-                nb_dist[b],
-            )
-            b -= 1
-        nb_slot[b + 1], nb_dx[b + 1], nb_dy[b + 1], nb_dist[b + 1] = q, dx, dy, d
+            child += 1
+        if not _nearer(start + node, start + child, slot_row, nb_slot, nb_dist):
+            return
+        _swap(start + node, start + child, nb_slot, nb_dx, nb_dy, nb_dist)
+        node = child

@@ -1,11 +1,12 @@
 """The neighbour stage: rebuild the grid and list who each boid sees."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import numba
 import numpy as np
 
+from shoal.components import arguments as check
 from shoal.systems.neighbour_kernel import find_neighbours
 from shoal.systems.processor import FlockProcessor
 from shoal.systems.store import FloatArray, IntArray
@@ -42,6 +43,21 @@ class Neighbours:
     slot_species: IntArray
     _rank: IntArray = field(repr=False)
 
+    def __post_init__(self) -> None:
+        # Shapes only, in O(1): this runs every step (~1 µs), and the kernels index these.
+        try:
+            n, m = len(self.order), len(self.slots)
+            ok = (
+                self.order.shape == self.start.shape == self.stop.shape == (n,)
+                and self.slot_species.shape == self._rank.shape == (n,)
+                and self.slots.shape == self.dx.shape == self.dy.shape == self.dist.shape == (m,)
+                and self.slot_velocities.shape == (n, 2)
+            )
+        except (AttributeError, TypeError):
+            ok = False
+        if not ok:
+            _refuse(self)
+
     @classmethod
     def found(
         cls,
@@ -60,6 +76,9 @@ class Neighbours:
     @classmethod
     def none(cls, n: int = 0) -> "Neighbours":
         """n boids that see nobody."""
+        from shoal.systems.flock import MAX_BOIDS  # flock.py imports this module
+
+        n = check.integer("Neighbours.none", "n", n, high=MAX_BOIDS)
         empty = np.zeros(0)
         zeros = np.zeros(n, np.int64)
         buffers = (np.zeros(0, np.int64), empty, empty, empty)
@@ -71,7 +90,7 @@ class Neighbours:
 
     def of(self, row: int) -> IntArray:
         """Store rows seen by store `row` (nearest first when a cap applies)."""
-        k = self._rank[row]
+        k = self._rank[check.integer("Neighbours.of", "row", row, high=len(self.order) - 1)]
         return self.order[self.slots[self.start[k] : self.stop[k]]]
 
     @property
@@ -135,6 +154,22 @@ class NeighbourSystem(FlockProcessor):
             return
         size = int(size * _HEADROOM)
         self._buffers = (np.empty(size, np.int64), np.empty(size), np.empty(size), np.empty(size))
+
+
+def _refuse(neighbours: Neighbours) -> NoReturn:
+    """Raise a ValueError naming the first array of `neighbours` that has the wrong shape."""
+    n = len(neighbours.order) if np.ndim(neighbours.order) else 0
+    m = len(neighbours.slots) if np.ndim(neighbours.slots) else 0
+    shapes: dict[str, tuple[int, ...]] = dict.fromkeys(
+        ("order", "start", "stop", "slot_species", "_rank"), (n,)
+    )
+    shapes |= dict.fromkeys(("slots", "dx", "dy", "dist"), (m,))
+    shapes["slot_velocities"] = (n, 2)
+    for name, shape in shapes.items():
+        array = getattr(neighbours, name)
+        if not isinstance(array, np.ndarray) or array.shape != shape:
+            check.fail("Neighbours", name.lstrip("_"), array, f"must be an array of shape {shape}")
+    check.fail("Neighbours", "order", neighbours.order, "must be a 1-d array")
 
 
 def _chunks(cell_start: IntArray, n: int) -> IntArray:

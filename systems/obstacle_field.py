@@ -13,19 +13,22 @@ import math
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import esper
 import numpy as np
 import numpy.typing as npt
 
+from shoal.components import arguments as check
 from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Shape, signed_area
 from shoal.systems.ecs import entities_with, in_world
+from shoal.systems.flock import Flock
 from shoal.systems.obstacle_kernel import (
     F_X0,
     F_Y1,
     I_CELL_X,
     I_CELL_Y,
+    I_FIRST,
+    I_LAST,
     KIND_CIRCLE,
     KIND_POLYGON,
     Geometry,
@@ -34,9 +37,6 @@ from shoal.systems.obstacle_kernel import (
     surface_points,
 )
 from shoal.systems.store import FloatArray, IntArray
-
-if TYPE_CHECKING:
-    from shoal.systems.flock import Flock
 
 # About this many grid cells per obstacle: a short look-ahead path then meets a few cells
 # holding a few obstacles each, however many obstacles the world has.
@@ -49,7 +49,7 @@ _BOX_PAD = 1e-6
 
 @dataclass(frozen=True, slots=True)
 class ObstacleField:
-    """A set of obstacles compiled for the kernels. Immutable.
+    """A set of obstacles compiled for the kernels. Immutable; made by `compile_field`.
 
     Attributes:
         shapes: the shapes, in obstacle-index order.
@@ -60,6 +60,19 @@ class ObstacleField:
     shapes: tuple[Shape, ...]
     entities: IntArray
     geometry: Geometry
+
+    def __post_init__(self) -> None:
+        # The kernels index these arrays without bounds checks: a field built by hand with
+        # an index out of range would read stray memory, not raise.
+        if not isinstance(self.shapes, tuple):
+            check.fail("ObstacleField", "shapes", self.shapes, "must be a tuple of shapes")
+        for k, shape in enumerate(self.shapes):
+            _check_shape("ObstacleField", f"shapes[{k}]", shape)
+        n = len(self.shapes)
+        ids = self.entities
+        if not (isinstance(ids, np.ndarray) and ids.dtype == np.int64 and ids.shape == (n,)):
+            check.fail("ObstacleField", "entities", ids, f"must be an int64 array of {n} ids")
+        _check_geometry(self.geometry, n)
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -110,13 +123,14 @@ def compile_field(shapes: Iterable[Shape], entities: Sequence[int] | None = None
         shapes: `Circle`, `Rect` or `Polygon` instances.
         entities: the esper entity of each shape, if any.
     """
+    if isinstance(shapes, str) or not isinstance(shapes, Iterable):
+        check.fail("compile_field", "shapes", shapes, "must be an iterable of shapes")
     shapes = tuple(shapes)
-    for shape in shapes:
-        if not isinstance(shape, Circle | Rect | Polygon):
-            raise TypeError(f"compile_field: not a shape: {shape!r}")
-    ids = np.full(len(shapes), -1, np.int64) if entities is None else np.asarray(entities, np.int64)
+    for k, shape in enumerate(shapes):
+        _check_shape("compile_field", f"shapes[{k}]", shape)
+    ids = np.full(len(shapes), -1, np.int64) if entities is None else _ids(entities)
     if ids.shape != (len(shapes),):
-        raise ValueError(f"compile_field: {len(ids)} entities for {len(shapes)} shapes")
+        check.fail("compile_field", "entities", entities, f"must be {len(shapes)} entity ids")
     shape_f, shape_i, seg = _shape_rows(shapes)
     cell_start, cell_items, grid = _build_grid(shape_f, shape_i)
     return ObstacleField(shapes, ids, (shape_f, shape_i, seg, cell_start, cell_items, grid))
@@ -205,6 +219,7 @@ def obstacle_field(flock: "Flock") -> ObstacleField:
     Replacing the `Obstacle` component of an existing entity is not noticed: delete the
     entity and create another, or call `refresh_obstacles`.
     """
+    _check_flock("obstacle_field", flock)
     with in_world(flock.world):
         alive = entities_with(Obstacle)
         tracker = _trackers.get(flock)
@@ -215,6 +230,7 @@ def obstacle_field(flock: "Flock") -> ObstacleField:
 
 def refresh_obstacles(flock: "Flock") -> ObstacleField:
     """Rebuild the flock's obstacle field from its world now, and return it."""
+    _check_flock("refresh_obstacles", flock)
     with in_world(flock.world):
         entities = sorted(entities_with(Obstacle))
         shapes = [esper.component_for_entity(e, Obstacle).shape for e in entities]
@@ -231,7 +247,8 @@ def inside_obstacle(field: ObstacleField, points: npt.ArrayLike) -> npt.NDArray[
         field: from `obstacle_field(flock)` or `compile_field`.
         points: (n, 2) array, e.g. `flock.positions`.
     """
-    pts = _as_points(points)
+    check.instance("inside_obstacle", "field", field, ObstacleField)
+    pts = _as_points("inside_obstacle", "points", points)
     out = np.zeros(len(pts), np.bool_)
     if len(field) and len(pts):
         inside_points(field.geometry, pts, out)
@@ -246,7 +263,8 @@ def surface(field: ObstacleField, points: npt.ArrayLike) -> Surface:
     box test first), so it is meant for queries, not for every boid every step. Inside
     overlapping obstacles it reports the one the point is deepest in.
     """
-    pts = _as_points(points)
+    check.instance("surface", "field", field, ObstacleField)
+    pts = _as_points("surface", "points", points)
     n = len(pts)
     distance = np.full(n, math.inf)
     closest = pts.copy()
@@ -264,11 +282,11 @@ def first_hit(
     touches (look-ahead). A disc that already overlaps part of a shape is not stopped by
     that part.
     """
-    a, b = _as_points(starts), _as_points(ends)
+    check.instance("first_hit", "field", field, ObstacleField)
+    a, b = _as_points("first_hit", "starts", starts), _as_points("first_hit", "ends", ends)
     if a.shape != b.shape:
         raise ValueError(f"first_hit: starts {a.shape} and ends {b.shape} differ")
-    if not (math.isfinite(radius) and radius >= 0):
-        raise ValueError(f"first_hit: radius = {radius!r} must be finite and >= 0")
+    radius = check.number("first_hit", "radius", radius, low=0.0)
     n = len(a)
     distance = np.full(n, math.inf)
     normals = np.zeros((n, 2))
@@ -278,10 +296,74 @@ def first_hit(
     return Hit(distance, normals, obstacle)
 
 
-def _as_points(values: npt.ArrayLike) -> FloatArray:
-    array = np.ascontiguousarray(values, dtype=np.float64)
+def _as_points(owner: str, name: str, values: npt.ArrayLike) -> FloatArray:
+    """`values` as a finite, contiguous (n, 2) float array, or a ValueError naming them."""
+    try:
+        array = np.ascontiguousarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        check.fail(owner, name, values, "must be an (n, 2) array of numbers")
     if array.size == 0:
         return np.zeros((0, 2))
     if array.ndim != 2 or array.shape[1] != 2:
-        raise ValueError(f"expected points of shape (n, 2), got {array.shape}")
+        check.fail(owner, name, values, f"must have shape (n, 2), not {array.shape}")
+    if not np.isfinite(array).all():  # NaN compares false: it would be "outside" everything
+        check.fail(owner, name, values, "must be finite")
     return array
+
+
+def _ids(entities: object) -> IntArray:
+    """Entity ids as an int64 array, or a ValueError naming `entities`."""
+    try:
+        ids = np.asarray(entities)
+    except ValueError:
+        ids = np.zeros((0, 0))
+    if ids.size and ids.dtype.kind not in "iu":
+        check.fail("compile_field", "entities", entities, "must be integers (entity ids)")
+    return ids.astype(np.int64)
+
+
+def _check_flock(owner: str, flock: object) -> None:
+    """ValueError unless `flock` is a `Flock`."""
+    check.instance(owner, "flock", flock, Flock)
+
+
+def _check_shape(owner: str, name: str, shape: object) -> None:
+    if not isinstance(shape, Circle | Rect | Polygon):
+        check.fail(owner, name, shape, "must be a Circle, Rect or Polygon")
+
+
+def _check_geometry(geometry: object, n: int) -> None:
+    """ValueError unless `geometry` is arrays that the kernels can index safely for n shapes."""
+    kinds = (np.float64, np.int64, np.float64, np.int64, np.int64, np.float64)
+    columns = (7, 5, 6, None, None, None)
+    if not isinstance(geometry, tuple) or len(geometry) != len(kinds):
+        check.fail("ObstacleField", "geometry", geometry, "must be the 6 arrays of compile_field")
+    for k, (array, kind, width) in enumerate(zip(geometry, kinds, columns, strict=True)):
+        ok = isinstance(array, np.ndarray) and array.dtype == kind and array.flags.c_contiguous
+        ok = ok and array.ndim == (1 if width is None else 2)
+        if not ok or (width is not None and array.shape[1] != width):
+            check.fail("ObstacleField", f"geometry[{k}]", array, "is not as compile_field makes it")
+    if not _indices_in_range(geometry, n):
+        check.fail("ObstacleField", "geometry", geometry, "has an index out of range")
+
+
+def _indices_in_range(geometry: Geometry, n: int) -> bool:
+    """Whether every index the kernels follow in `geometry` (of n shapes) lies in range."""
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    if len(shape_f) != n or len(shape_i) != n or grid.shape != (5,):
+        return False
+    nx, ny = grid[3], grid[4]
+    if not (np.isfinite(grid).all() and grid[2] > 0 and nx >= 1 and ny >= 1):
+        return False
+    if nx != int(nx) or ny != int(ny) or len(cell_start) != int(nx * ny) + 1:
+        return False
+    spans = shape_i[:, I_FIRST : I_LAST + 1]
+    return bool(
+        cell_start[0] == 0
+        and cell_start[-1] == len(cell_items)
+        and np.all(np.diff(cell_start) >= 0)
+        and np.all((cell_items >= 0) & (cell_items < n))
+        and np.all((spans >= 0) & (spans <= len(seg)))
+        and np.isfinite(shape_f).all()
+        and np.isfinite(seg).all()
+    )

@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING, Any
 
+from shoal.components import arguments as check
 from shoal.systems.avoidance_kernel import avoid
 from shoal.systems.obstacle_field import obstacle_field
 from shoal.systems.processor import FlockProcessor
@@ -31,9 +32,7 @@ class ObstacleSystem(FlockProcessor):
 
     def __init__(self, flock: "Flock", margin: float = BODY_MARGIN) -> None:
         super().__init__(flock)
-        if not margin >= 0.0 or margin == float("inf"):
-            raise ValueError(f"ObstacleSystem: margin = {margin!r} must be finite and >= 0")
-        self.margin = float(margin)
+        self.margin = check.number("ObstacleSystem", "margin", margin, low=0.0)
 
     def process(self, *args: Any, **kwargs: Any) -> None:
         """Steer every boid around the obstacles ahead of it."""

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numba
 
+from shoal.components import arguments as check
+from shoal.systems.config import MAX_DT, MIN_DT
+
 if TYPE_CHECKING:
     from shoal.systems.flock import Flock
 
@@ -26,28 +29,51 @@ class FlockProcessor(esper.Processor):
     its own.
     """
 
+    _process_name = "FlockProcessor.process"  # names the stage in a refused dt's message
+
     def __init__(self, flock: "Flock") -> None:
-        self.flock = flock
+        from shoal.systems.flock import Flock  # flock.py imports this module
+
+        self.flock = check.instance(type(self).__name__, "flock", flock, Flock)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._process_name = f"{cls.__name__}.process"
         if "process" in cls.__dict__:
             cls.process = _threads_for_flock_size(cls.__dict__["process"])  # type: ignore[method-assign]
 
     def step_length(self, args: tuple[Any, ...]) -> float:
-        """The dt of this step: `args[0]` if it is a positive number, else the configured dt."""
+        """The dt of this step: `args[0]` if it is a number, else the configured dt.
+
+        A number must lie in [0, MAX_DT]; 0 (or less than MIN_DT) is a paused step: the
+        flock syncs with the world and resolves overlaps, but nothing moves. Anything else
+        raises ValueError.
+        """
+        if not isinstance(args, tuple):
+            check.fail("step_length", "args", args, "must be the tuple of esper.process arguments")
         if args and isinstance(args[0], int | float) and not isinstance(args[0], bool):
-            dt = float(args[0])
-            if 0.0 < dt <= 0.25:
-                return dt
+            return checked_dt(args[0], self._process_name)
         return self.flock.config.dt
 
 
+def checked_dt(dt: float, owner: str = "step") -> float:
+    """`dt` as a float if it is a step length shoal can take, else a ValueError saying why."""
+    value = float(dt)
+    if not 0.0 <= value <= MAX_DT:  # also false for NaN
+        raise ValueError(
+            f"{owner}: dt = {dt!r} s must be in [0, {MAX_DT}] (a longer frame: step several "
+            "times with a fixed dt)"
+        )
+    return value if value >= MIN_DT else 0.0
+
+
 def _threads_for_flock_size(process: Callable[..., None]) -> Callable[..., None]:
-    """Wrap a stage's `process` so that a small flock's kernels run on one thread."""
+    """Wrap a stage's `process` so that it refuses a bad dt before it runs, and a small
+    flock's kernels run on one thread."""
 
     @functools.wraps(process)
     def sized(self: FlockProcessor, *args: Any, **kwargs: Any) -> None:
+        self.step_length(args)  # a bad dt is refused before any stage changes anything
         if len(self.flock.store) >= PARALLEL_MIN_BOIDS:
             process(self, *args, **kwargs)
             return

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import arcade
 import numpy as np
 
+from shoal.components import arguments as check
 from shoal.systems.headings import blend_factors
 from shoal.systems.interpolation import DrawHistory, WorldSize
 from shoal.systems.looks import (
@@ -32,12 +33,14 @@ from shoal.systems.looks import (
     FISH_HEAD,
     FISH_SIZE,
     FISH_TAIL,
+    MAX_SCALE,
     SpeciesLook,
     bird_texture,
+    colour,
     fish_texture,
     shark_texture,
 )
-from shoal.systems.processor import FlockProcessor
+from shoal.systems.processor import FlockProcessor, checked_dt
 from shoal.systems.sprite_feed import SpriteFactory, SpriteFeed
 from shoal.systems.store import FloatArray, IntArray
 
@@ -133,9 +136,16 @@ class RenderSystem(FlockProcessor):
         fast: bool = True,
     ) -> None:
         super().__init__(flock)
-        self.looks = dict(looks or {})
+        self.looks = _looks(looks)
+        if texture is not None:
+            check.instance("RenderSystem", "texture", texture, arcade.Texture)
         self.texture = fish_texture() if texture is None else texture
-        tints = tuple(tints) or ((255, 255, 255),)
+        check.number("RenderSystem", "scale", scale, low=0.0, above=True, high=MAX_SCALE)
+        check.number("RenderSystem", "heading_smoothing", heading_smoothing, low=0.0)
+        tints = _tints(tints)
+        if factory is not None:
+            check.function("RenderSystem", "factory", factory)
+        check.instance("RenderSystem", "fast", fast, bool)
         self._defaults = [SpeciesLook(self.texture, scale, t, heading_smoothing) for t in tints]
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.feed = SpriteFeed(self.sprites, factory or self._make_sprite, fast=fast)
@@ -153,6 +163,7 @@ class RenderSystem(FlockProcessor):
     # --- looks ---------------------------------------------------------------------------
     def look_of(self, species: int) -> SpeciesLook:
         """The look of species index `species` (its own, or the defaults)."""
+        check.integer("look_of", "species", species)
         names = self.flock.species.names
         if species < len(names) and names[species] in self.looks:
             return self.looks[names[species]]
@@ -161,6 +172,8 @@ class RenderSystem(FlockProcessor):
     def set_look(self, name: str, look: SpeciesLook) -> None:
         """Give species `name` a new look; its boids' sprites change now (a Python loop over
         them: for tuning, not for every frame)."""
+        check.text("set_look", "name", name)
+        check.instance("set_look", "look", look, SpeciesLook)
         self.looks[name] = look
         self._factors = (0.0, -1, self._factors[2])  # recompute the heading filter
         if name not in self.flock.species:
@@ -177,6 +190,9 @@ class RenderSystem(FlockProcessor):
 
     def advance(self, dt: float) -> None:
         """Record the store as the latest fixed step, `dt` seconds after the previous one."""
+        if not check.is_number(dt):
+            check.fail("advance", "dt", dt, "must be a number of seconds")
+        dt = checked_dt(dt, "advance")
         store = self.flock.store
         self._follow_store()
         factors = self._species_factors(dt)[store.species]
@@ -197,6 +213,7 @@ class RenderSystem(FlockProcessor):
         """Write every sprite's position and angle `alpha` (0..1) of the way from the
         previous fixed step to the latest (1: the latest). Boids added or deleted since the
         latest step are shown or hidden at once."""
+        alpha = check.number("frame", "alpha", alpha, low=0.0, high=1.0)
         store = self.flock.store
         history = self.history
         if not history.matches(store.entities):
@@ -217,7 +234,7 @@ class RenderSystem(FlockProcessor):
     def draw(self, alpha: float = 1.0) -> None:
         """Draw the flock `alpha` of the way between the last two fixed steps (call from
         `on_draw`, with `fixed_fraction()` for smooth motion; 1 draws the latest step)."""
-        self.frame(alpha)
+        self.frame(check.number("draw", "alpha", alpha, low=0.0, high=1.0))
         self.sprites.draw()
 
     # --- internals -----------------------------------------------------------------------
@@ -250,3 +267,23 @@ class RenderSystem(FlockProcessor):
         sprite.texture = self.texture if look.texture is None else look.texture
         sprite.scale = look.scale
         sprite.color = arcade.types.Color(*look.tint)
+
+
+def _looks(looks: object) -> dict[str, SpeciesLook]:
+    """`looks` as a dict of species name to `SpeciesLook`, or a ValueError naming the entry."""
+    if looks is None:
+        return {}
+    if not isinstance(looks, Mapping):
+        check.fail("RenderSystem", "looks", looks, "must be a mapping of species name to look")
+    for name, look in looks.items():
+        check.text("RenderSystem", "looks key", name)
+        check.instance("RenderSystem", f"looks[{name!r}]", look, SpeciesLook)
+    return dict(looks)
+
+
+def _tints(tints: object) -> tuple[tuple[int, int, int], ...]:
+    """`tints` as (r, g, b) tuples (white when empty), or a ValueError naming the entry."""
+    if isinstance(tints, str) or not isinstance(tints, Sequence):
+        check.fail("RenderSystem", "tints", tints, "must be a sequence of (r, g, b) colours")
+    checked = tuple(colour("RenderSystem", f"tints[{k}]", t) for k, t in enumerate(tints))
+    return checked or ((255, 255, 255),)

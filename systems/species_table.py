@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from shoal.components.species import FALLOFFS, STEERING_STYLES, Species
+from shoal.components.species import FALLOFFS, NEIGHBOUR_LIMIT, STEERING_STYLES, Species
 
 # Columns of the parameter matrix (one row per species). Kernels index with these.
 P_PERCEPTION = 0
@@ -20,7 +20,7 @@ P_MIN_SPEED = 6
 P_MAX_SPEED = 7
 P_MAX_FORCE = 8  # inf: unlimited
 P_MAX_TURN = 9  # rad/s, inf: unlimited
-P_MAX_NEIGHBOURS = 10  # 0: all
+P_MAX_NEIGHBOURS = 10  # the cap k, at most NEIGHBOUR_LIMIT
 P_FALLOFF = 11  # exponent: 1 inverse, 2 inverse square
 P_STYLE = 12  # index into STEERING_STYLES
 P_SEPARATE_TURN = 13  # rad per step
@@ -76,7 +76,7 @@ def pack(species: Species) -> npt.NDArray[np.float64]:
     row[P_MAX_SPEED] = species.max_speed
     row[P_MAX_FORCE] = species.max_force
     row[P_MAX_TURN] = math.radians(species.max_turn_rate)
-    row[P_MAX_NEIGHBOURS] = species.max_neighbours
+    row[P_MAX_NEIGHBOURS] = species.max_neighbours or NEIGHBOUR_LIMIT
     row[P_FALLOFF] = FALLOFFS.index(species.separation_falloff) + 1
     row[P_STYLE] = STEERING_STYLES.index(species.steering)
     row[P_SEPARATE_TURN] = math.radians(species.separate_turn)

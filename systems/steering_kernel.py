@@ -404,6 +404,8 @@ def _turn(
 @numba.njit(cache=True, inline="always")
 def _turn_change(speed: float, before: float, after: float, dt: float) -> tuple[float, float]:
     """Change of velocity per second when a boid of `speed` turns from `before` to `after`."""
+    if dt == 0.0:  # a paused step: no turn
+        return 0.0, 0.0
     return (
         speed * (math.cos(after) - math.cos(before)) / dt,
         speed * (math.sin(after) - math.sin(before)) / dt,

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from shoal.components import Species
+from shoal.components import NEIGHBOUR_LIMIT, Species
 from shoal.systems.species_table import RELATION_FLEE, RELATION_IGNORE
 
 
@@ -47,7 +47,8 @@ def neighbour_sets(
             in_view = hx * d[:, 0] + hy * d[:, 1] >= cos_half * dist
             ok &= (d2 == 0) | in_view | (relation == RELATION_FLEE)
         rows = np.flatnonzero(ok)
-        if 0 < sp.max_neighbours < len(rows):
-            rows = np.array(sorted(rows, key=lambda j: (dist[j], j))[: sp.max_neighbours])
+        cap = sp.max_neighbours or NEIGHBOUR_LIMIT
+        if cap < len(rows):
+            rows = np.array(sorted(rows, key=lambda j: (dist[j], j))[:cap])
         result.append(sorted(int(j) for j in rows))
     return result
