@@ -23,7 +23,7 @@ FALLOFFS = ("inverse", "inverse_square")
 BOUNDARY_MODES = ("contain", "bounce", "wrap")
 """World edges: steer back from a margin and never leave; reflect off the edges; torus."""
 
-NEIGHBOUR_LIMIT = 128
+NEIGHBOUR_LIMIT = 512
 """A boid counts at most this many neighbours, the nearest. Schools rarely pack more into
 a perception radius; boids spawned on one spot do, and counting every pair of them would
 take time and memory growing as the square of their number."""
@@ -53,8 +53,8 @@ class Species:
         max_speed: highest speed (px/s, > 0, >= min_speed).
         max_force: largest steering acceleration (px/s², > 0; ``math.inf`` for none).
         max_turn_rate: fastest change of heading (deg/s, > 0; ``math.inf`` for none).
-        max_neighbours: count only the k nearest neighbours (topological, 0..128); 0
-            counts all, up to `NEIGHBOUR_LIMIT` (128), the nearest.
+        max_neighbours: count only the k nearest neighbours (topological, 0..512); 0
+            counts all, up to `NEIGHBOUR_LIMIT` (512), the nearest.
         separation_falloff: ``"inverse"`` or ``"inverse_square"`` (see `FALLOFFS`).
         steering: ``"reynolds"``, ``"accumulate"`` or ``"turn"`` (see `STEERING_STYLES`).
         separate_turn: ``turn`` style: max degrees per step turning away from the nearest.
