@@ -1,10 +1,9 @@
 """Position and Velocity: 2-D vectors that are live views of the flock store when bound."""
 
-import math
 from collections.abc import Iterator
 from typing import ClassVar, Protocol
 
-from shoal.components.arguments import fail, is_number, pair, shown
+from shoal.components.arguments import fail, number, pair, shown
 
 
 class VectorStore(Protocol):
@@ -105,12 +104,7 @@ def _coordinate(owner: str, name: str, value: object) -> float:
     """`value` as a finite float, else ValueError naming the component and the coordinate."""
     if type(value) is float and value - value == 0.0:  # the common case: a finite float
         return value
-    if not is_number(value):
-        fail(owner, name, value, "must be a number")
-    result = float(value)  # type: ignore[arg-type]
-    if not math.isfinite(result):
-        fail(owner, name, value, "must be finite")
-    return result
+    return number(owner, name, value)
 
 
 class Position(_StoreVector):

@@ -18,6 +18,7 @@ import esper
 import numpy as np
 import numpy.typing as npt
 import pytest
+from clear import assert_clear
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,7 +48,6 @@ from shoal.systems import (
     RENDER_PRIORITY,
     Flock,
     FlockConfig,
-    inside_obstacle,
     install,
     obstacle_field,
 )
@@ -87,10 +87,9 @@ def spread(low: float, high: float) -> st.SearchStrategy[float]:
     return st.one_of(st.sampled_from([low, high]), everyday, st.floats(low, high))
 
 
-def limit(kind: str) -> st.SearchStrategy[float]:
-    """A speed limit or force: anywhere in (0, LARGEST], or no limit at all."""
-    finite = spread(1e-3, LARGEST)
-    return st.one_of(finite, st.just(math.inf)) if kind == "or_inf" else finite
+def limit() -> st.SearchStrategy[float]:
+    """A force or turn-rate limit: anywhere in (0, LARGEST], or no limit at all."""
+    return st.one_of(spread(1e-3, LARGEST), st.just(math.inf))
 
 
 @st.composite
@@ -105,8 +104,8 @@ def species_values(draw: st.DrawFn, name: str) -> dict[str, Any]:
         "fov_degrees": draw(spread(0.0, 360.0)),
         "max_speed": max_speed,
         "min_speed": draw(spread(0.0, max_speed)),
-        "max_force": draw(limit("or_inf")),
-        "max_turn_rate": draw(limit("or_inf")),
+        "max_force": draw(limit()),
+        "max_turn_rate": draw(limit()),
         "max_neighbours": draw(st.one_of(st.integers(0, 8), st.just(NEIGHBOUR_LIMIT))),
         "separation_falloff": draw(st.sampled_from(FALLOFFS)),
         "steering": draw(st.sampled_from(STEERING_STYLES)),
@@ -392,13 +391,9 @@ def _box(shape: Shape) -> tuple[float, float, float, float]:
 # --- what must hold after every step -------------------------------------------------------
 def assert_sound(scene: Scene) -> None:
     flock = scene.flock
-    pos, vel = flock.positions, flock.velocities
-    assert np.all(np.isfinite(pos)) and np.all(np.isfinite(vel)), "state not finite"
+    assert_clear(flock, obstacle_field(flock))  # finite, in the world, out of obstacles
     assert np.all(np.isfinite(flock.store.accelerations))
     assert_speeds_within_limits(flock)
-    assert_in_world(flock)
-    stuck = inside_obstacle(obstacle_field(flock), pos)
-    assert not stuck.any(), f"{stuck.sum()} boids inside obstacles, e.g. {pos[stuck][:3]}"
     assert_everyone_agrees(scene)
 
 
@@ -409,15 +404,6 @@ def assert_speeds_within_limits(flock: Flock) -> None:
     high = np.array([table[n].max_speed for n in table.names])[flock.store.species]
     assert np.all(speed <= high * (1 + 1e-9)), f"too fast: {speed[speed > high][:3]}"
     assert np.all(speed >= low * (1 - 1e-9)), f"too slow: {speed[speed < low][:3]}"
-
-
-def assert_in_world(flock: Flock) -> None:
-    pos, config = flock.positions, flock.config
-    size = (config.width, config.height)
-    if config.wraps:
-        assert np.all((pos >= 0) & (pos < size)), "off the torus"
-    else:
-        assert np.all((pos >= 0) & (pos <= size)), "outside the tank"
 
 
 def assert_everyone_agrees(scene: Scene) -> None:

@@ -11,6 +11,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 import pytest
+from clear import assert_clear
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ from shoal.systems import (
     refresh_obstacles,
 )
 from shoal.systems.collision_kernel import SKIN
-from shoal.systems.obstacle_field import ObstacleField, first_hit, surface
+from shoal.systems.obstacle_field import first_hit, surface
 from shoal.systems.processor import FlockProcessor
 
 from worlds import scratch_world
@@ -173,18 +174,6 @@ def remove_stages(*keep: type[FlockProcessor]) -> None:
     for system, _ in STAGES:
         if system not in keep:
             esper.remove_processor(system)
-
-
-def assert_clear(flock: Flock, field: ObstacleField) -> None:
-    """No boid inside an obstacle, every number finite, every boid in the world."""
-    pos, vel = flock.positions, flock.velocities
-    assert np.all(np.isfinite(pos)) and np.all(np.isfinite(vel))
-    stuck = inside_obstacle(field, pos)
-    assert not stuck.any(), f"{stuck.sum()} boids inside, e.g. {pos[stuck][:3]}"
-    if flock.config.boundary == "wrap":
-        assert np.all((pos >= 0) & (pos < (flock.config.width, flock.config.height)))
-    else:
-        assert np.all((pos >= 0) & (pos <= (flock.config.width, flock.config.height)))
 
 
 class Jitter(FlockProcessor):
