@@ -30,7 +30,8 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 
 from shoal import components, systems
 from shoal.components import Species
-from shoal.systems import events, render
+from shoal.systems import render
+from shoal.systems.core import events
 
 OUTPUT = Path(__file__).resolve().parent / "api.md"
 
@@ -266,7 +267,7 @@ def species_rows() -> list[str]:
 
 
 def event_rows() -> list[str]:
-    """The events: name, value and the handler's arguments (from `shoal.systems.events`)."""
+    """The events: name, value and the handler's arguments (from `shoal.systems.core.events`)."""
     arguments_of = dict(re.findall(r"^\| `(\w+)` \| (.+?) \|$", events.__doc__ or "", re.M))
     rows = ["| event | value | handler arguments |", "|---|---|---|"]
     for name in sorted(n for n in systems.__all__ if isinstance(getattr(events, n, None), str)):

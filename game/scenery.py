@@ -9,7 +9,7 @@ from arcade.shape_list import ShapeElementList, create_ellipse_filled, create_po
 
 from shoal.components import Circle, Polygon, Rect
 from shoal.game.level import Level
-from shoal.systems.looks import fish_texture
+from shoal.systems.render.looks import fish_texture
 
 ROCK = arcade.types.Color(96, 88, 80)
 ROCK_EDGE = arcade.types.Color(60, 54, 50)

@@ -24,9 +24,9 @@ from shoal.systems import (
     install,
     obstacle_field,
 )
-from shoal.systems.ecs import in_world
+from shoal.systems.core.ecs import in_world
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
-from shoal.systems.obstacle_field import surface
+from shoal.systems.obstacles.field import surface
 
 DT = 1.0 / 60.0
 FISH = Species("fish", leader_weight=1.2, food_weight=2.0, fear_radius=120)

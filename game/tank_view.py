@@ -19,10 +19,10 @@ from shoal.game.level import Level, LevelError, level_names, load_level
 from shoal.game.scenery import draw_food, leader_sprite, scenery
 from shoal.game.tank import DT, StatsRecord, Tank
 from shoal.systems import RENDER_PRIORITY
-from shoal.systems.debug_overlay import DebugOverlay
-from shoal.systems.ecs import in_world
-from shoal.systems.looks import SpeciesLook, fish_texture, shark_texture
+from shoal.systems.core.ecs import in_world
 from shoal.systems.render import RenderSystem, fixed_fraction
+from shoal.systems.render.debug_overlay import DebugOverlay
+from shoal.systems.render.looks import SpeciesLook, fish_texture, shark_texture
 
 if TYPE_CHECKING:
     from shoal.game.panel import TuningPanel

@@ -11,10 +11,17 @@ Quick use::
     esper.process(1 / 60)          # in arcade: from on_fixed_update(delta_time)
 """
 
-from shoal.systems.collision import CollisionSystem
-from shoal.systems.config import MAX_DT, MIN_DT, FlockConfig
-from shoal.systems.events import BOID_EATEN, BOIDS_SPAWNED, FOOD_BITTEN, FOOD_EATEN, LEADER_LOST
-from shoal.systems.flock import MAX_BOIDS, Flock
+from shoal.systems.collision.system import CollisionSystem
+from shoal.systems.core.config import MAX_DT, MIN_DT, FlockConfig
+from shoal.systems.core.events import (
+    BOID_EATEN,
+    BOIDS_SPAWNED,
+    FOOD_BITTEN,
+    FOOD_EATEN,
+    LEADER_LOST,
+)
+from shoal.systems.core.flock import MAX_BOIDS, Flock
+from shoal.systems.core.species_table import RELATIONS
 from shoal.systems.install import (
     COLLISION_PRIORITY,
     LIFECYCLE_PRIORITY,
@@ -28,20 +35,19 @@ from shoal.systems.install import (
     install,
     uninstall,
 )
-from shoal.systems.lifecycle import LifecycleSystem
-from shoal.systems.motion import MotionSystem
-from shoal.systems.neighbours import Neighbours, NeighbourSystem
-from shoal.systems.obstacle_field import (
+from shoal.systems.lifecycle.system import LifecycleSystem
+from shoal.systems.motion.system import MotionSystem
+from shoal.systems.neighbours.system import Neighbours, NeighbourSystem
+from shoal.systems.obstacles.field import (
     ObstacleField,
     compile_field,
     inside_obstacle,
     obstacle_field,
     refresh_obstacles,
 )
-from shoal.systems.obstacles import ObstacleSystem
-from shoal.systems.seeking import SeekingSystem
-from shoal.systems.species_table import RELATIONS
-from shoal.systems.steering import SteeringSystem
+from shoal.systems.obstacles.system import ObstacleSystem
+from shoal.systems.seeking.system import SeekingSystem
+from shoal.systems.steering.system import SteeringSystem
 from shoal.systems.warmup import warm_up
 
 __all__ = [

@@ -6,17 +6,17 @@ import esper
 
 from shoal.components import Species
 from shoal.components import arguments as check
-from shoal.systems.collision import CollisionSystem
-from shoal.systems.config import FlockConfig
-from shoal.systems.ecs import in_world
-from shoal.systems.flock import Flock, checked_species
-from shoal.systems.lifecycle import LifecycleSystem
-from shoal.systems.motion import MotionSystem
-from shoal.systems.neighbours import NeighbourSystem
-from shoal.systems.obstacles import ObstacleSystem
-from shoal.systems.processor import FlockProcessor
-from shoal.systems.seeking import SeekingSystem
-from shoal.systems.steering import SteeringSystem
+from shoal.systems.collision.system import CollisionSystem
+from shoal.systems.core.config import FlockConfig
+from shoal.systems.core.ecs import in_world
+from shoal.systems.core.flock import Flock, checked_species
+from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.lifecycle.system import LifecycleSystem
+from shoal.systems.motion.system import MotionSystem
+from shoal.systems.neighbours.system import NeighbourSystem
+from shoal.systems.obstacles.system import ObstacleSystem
+from shoal.systems.seeking.system import SeekingSystem
+from shoal.systems.steering.system import SteeringSystem
 
 # Stage priorities: esper runs higher priorities first. The gaps leave room for a host's own
 # processors: e.g. priority 550 runs after steering and before motion.

@@ -16,12 +16,12 @@ from shoal.components import (
     Species,
     Velocity,
 )
-from shoal.systems.config import FlockConfig
-from shoal.systems.ecs import in_world
-from shoal.systems.flock import Flock
+from shoal.systems.core.config import FlockConfig
+from shoal.systems.core.ecs import in_world
+from shoal.systems.core.flock import Flock
 from shoal.systems.install import install
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
-from shoal.systems.obstacle_field import first_hit, inside_obstacle, obstacle_field, surface
+from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
 
 
 def warm_up() -> float:

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components import NEIGHBOUR_LIMIT, Species
-from shoal.systems.species_table import RELATION_FLEE, RELATION_IGNORE
+from shoal.systems.core.species_table import RELATION_FLEE, RELATION_IGNORE
 
 
 def offsets(

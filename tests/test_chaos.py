@@ -51,8 +51,8 @@ from shoal.systems import (
     install,
     obstacle_field,
 )
-from shoal.systems.ecs import entities_with
-from shoal.systems.processor import PARALLEL_MIN_BOIDS
+from shoal.systems.core.ecs import entities_with
+from shoal.systems.core.processor import PARALLEL_MIN_BOIDS
 from shoal.systems.render import RenderSystem
 
 from worlds import scratch_world

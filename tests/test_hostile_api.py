@@ -3,7 +3,7 @@ refused call changes nothing.
 
 `CASES` is a table: for each public callable of `shoal.components`, `shoal.systems` and
 `shoal.systems.render` (the names docs/make_api.py documents, with their methods),
-`shoal.systems.metrics` and `shoal.systems.debug_overlay`, calls with a wrong type, NaN,
+`shoal.systems.metrics` and `shoal.systems.render.debug_overlay`, calls with a wrong type, NaN,
 infinities, negative or out-of-range values, wrong shapes, unknown species and entities and
 huge counts, and the error each must raise: its type, and a fragment of the message that
 names the function (or class) and the argument. The convention (see
@@ -26,7 +26,6 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from types import ModuleType
 from typing import Any
 
 os.environ["ARCADE_HEADLESS"] = "1"  # before arcade is imported anywhere
@@ -77,8 +76,7 @@ from shoal.systems import (
     render,
     uninstall,
 )
-from shoal.systems.debug_overlay import DebugOverlay, applied, circles_layer, outlines_layer
-from shoal.systems.ecs import entities_with
+from shoal.systems.core.ecs import entities_with
 from shoal.systems.render import (
     RenderSystem,
     SpeciesLook,
@@ -86,6 +84,7 @@ from shoal.systems.render import (
     fish_texture,
     shark_texture,
 )
+from shoal.systems.render.debug_overlay import DebugOverlay, applied, circles_layer, outlines_layer
 
 NAN, INF = math.nan, math.inf
 NOT_NUMBERS: dict[str, object] = {"a str": "3", "None": None, "a list": [1.0], "a bool": True}
@@ -1499,8 +1498,8 @@ def public_callables() -> dict[str, Any]:
         (components, components.__all__),
         (systems, systems.__all__),
         (render, render.__all__),
-        (metrics, _defined_in(metrics)),
-        (debug_overlay, _defined_in(debug_overlay)),
+        (metrics, metrics.__all__),
+        (debug_overlay, debug_overlay.__all__),
     ):
         for name in names:
             obj = getattr(module, name)
@@ -1514,16 +1513,6 @@ def public_callables() -> dict[str, Any]:
                     if all(member is not other for other in found.values()):
                         found.setdefault(key, member)
     return found
-
-
-def _defined_in(module: ModuleType) -> list[str]:
-    return [
-        name
-        for name, obj in vars(module).items()
-        if not name.startswith("_")
-        and (inspect.isfunction(obj) or inspect.isclass(obj))
-        and obj.__module__ == module.__name__
-    ]
 
 
 def _members(cls: type) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from shoal.game.level import (
     load_level,
 )
 from shoal.systems import compile_field, inside_obstacle
-from shoal.systems.obstacle_field import surface
+from shoal.systems.obstacles.field import surface
 
 # --- the packaged levels ------------------------------------------------------------------
 NAMES = level_names()

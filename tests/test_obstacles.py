@@ -33,9 +33,9 @@ from shoal.systems import (
     obstacle_field,
     refresh_obstacles,
 )
-from shoal.systems.collision_kernel import SKIN
-from shoal.systems.obstacle_field import first_hit, surface
-from shoal.systems.processor import FlockProcessor
+from shoal.systems.collision.kernel import SKIN
+from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.obstacles.field import first_hit, surface
 
 from worlds import scratch_world
 

@@ -17,7 +17,10 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
-from shoal.systems.debug_overlay import (
+from shoal.systems.core.ecs import in_world
+from shoal.systems.neighbours.system import NeighbourSystem
+from shoal.systems.render import RenderSystem
+from shoal.systems.render.debug_overlay import (
     FIELD_OF_VIEW,
     PERCEPTION,
     RULE_COLOURS,
@@ -26,11 +29,8 @@ from shoal.systems.debug_overlay import (
     circles_layer,
     outlines_layer,
 )
-from shoal.systems.ecs import in_world
-from shoal.systems.neighbours import NeighbourSystem
-from shoal.systems.overlay_shapes import CIRCLE_SEGMENTS, ShapeBatch
-from shoal.systems.render import RenderSystem
-from shoal.systems.steering import SteeringSystem
+from shoal.systems.render.overlay_shapes import CIRCLE_SEGMENTS, ShapeBatch
+from shoal.systems.steering.system import SteeringSystem
 
 WIDTH, HEIGHT = 320, 240
 DT = 1 / 60

@@ -20,8 +20,9 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
-from shoal.systems.ecs import in_world
-from shoal.systems.headings import (
+from shoal.systems.core.ecs import in_world
+from shoal.systems.render import RenderSystem, fixed_fraction
+from shoal.systems.render.headings import (
     blend_factors,
     heading_degrees,
     lerp_angles,
@@ -29,8 +30,8 @@ from shoal.systems.headings import (
     still,
     wrap_degrees,
 )
-from shoal.systems.interpolation import DrawHistory, lerp_positions
-from shoal.systems.looks import (
+from shoal.systems.render.interpolation import DrawHistory, lerp_positions
+from shoal.systems.render.looks import (
     FISH_HEAD,
     FISH_SIZE,
     SpeciesLook,
@@ -38,7 +39,6 @@ from shoal.systems.looks import (
     fish_texture,
     shark_texture,
 )
-from shoal.systems.render import RenderSystem, fixed_fraction
 
 WIDTH, HEIGHT = 320, 240
 SCALE = 2.0

@@ -15,9 +15,9 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
-from shoal.systems.ecs import in_world
+from shoal.systems.core.ecs import in_world
 from shoal.systems.render import FISH_HEAD, FISH_SIZE, RenderSystem
-from shoal.systems.sprite_feed import (
+from shoal.systems.render.sprite_feed import (
     SUPPORTED_ARCADE_MAJOR,
     SpriteFeed,
     fast_path_problem,

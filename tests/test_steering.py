@@ -6,7 +6,7 @@ import pytest
 
 from shoal.components import STEERING_STYLES, Species
 from shoal.systems import FlockConfig, NeighbourSystem, SteeringSystem, install
-from shoal.systems.steering_kernel import rule_forces
+from shoal.systems.steering.kernel import rule_forces
 
 
 @pytest.mark.parametrize("style", STEERING_STYLES)

@@ -1,0 +1,232 @@
+"""The collision kernel: no boid ends a step inside an obstacle.
+
+Phases per boid: inside anything? (almost never: a grid cell lookup) → push out to the
+nearest surface of the obstacle it is shallowest in, a few times (overlapping obstacles may
+push it into another: then into the corner between the two surfaces) → if still inside, walk
+out along several directions and take the nearest point outside every obstacle → remove the
+inward part of the velocity, keeping the speed (turn, do not slow).
+
+Every candidate point is first put back into the world (clamped to the box, or wrapped), so
+a boid between an obstacle and the tank wall ends up in the tank and outside the obstacle.
+"""
+
+import math
+
+import numba
+
+from shoal.systems.core.species_table import P_MAX_SPEED, P_MIN_SPEED
+from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.motion.kernel import BOUNDARY_WRAP
+from shoal.systems.obstacles.shape_kernel import Geometry, containing, exit_one, shallowest
+
+SKIN = 1e-3
+"""How far outside the surface a pushed-out boid is put (px)."""
+
+# Pushes to the nearest surface (or into the corner between two) before searching; more than
+# 3 are only needed where three or more obstacles overlap.
+_PUSH_TRIES = 4
+# Two surfaces closer to parallel than this (sine of the angle) have no useful corner.
+_MIN_CORNER_SINE = 0.05
+# Directions tried by the search (evenly spread, plus the first push's normal), and the most
+# obstacles one walk may cross.
+_DIRECTIONS = 16
+_MARCH_STEPS = 32
+
+
+@numba.njit(cache=True, inline="always")
+def _in_world(
+    x: float, y: float, boundary: int, width: float, height: float
+) -> tuple[float, float]:
+    """The point put back into the world: wrapped round a torus, else clamped to the box."""
+    if boundary == BOUNDARY_WRAP:
+        x -= width * math.floor(x / width)
+        y -= height * math.floor(y / height)
+        return (0.0 if x >= width else x), (0.0 if y >= height else y)
+    return min(max(x, 0.0), width), min(max(y, 0.0), height)
+
+
+# The rare path (a boid inside) calls these plain functions: inlining the geometry helpers at
+# each of its call sites made the kernel take half as long again to compile, for no gain on a
+# few boids a step.
+@numba.njit(cache=True)
+def _containing(geometry: Geometry, x: float, y: float) -> int:
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    return containing(shape_f, shape_i, seg, cell_start, cell_items, grid, x, y)
+
+
+@numba.njit(cache=True)
+def _shallowest(geometry: Geometry, x: float, y: float) -> tuple[int, float, float, float, float]:
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    return shallowest(shape_f, shape_i, seg, cell_start, cell_items, grid, x, y)
+
+
+@numba.njit(cache=True)
+def _exit(
+    geometry: Geometry, o: int, x: float, y: float, dx: float, dy: float
+) -> tuple[float, float, float]:
+    return exit_one(geometry[0], geometry[1], geometry[2], o, x, y, dx, dy)
+
+
+@numba.njit(cache=True)
+def _walk_out(
+    geometry: Geometry,
+    px: float,
+    py: float,
+    dx: float,
+    dy: float,
+    boundary: int,
+    width: float,
+    height: float,
+) -> tuple[float, float, float, float, float]:
+    """Walk from p along unit (dx, dy) through every obstacle in the way.
+
+    Returns the distance walked (inf if the walk leaves the box or crosses too many
+    obstacles), the first point outside all obstacles and the outward normal where it left
+    the last one.
+    """
+    x, y, walked, nx, ny = px, py, 0.0, dx, dy
+    for _ in range(_MARCH_STEPS):
+        o = _containing(geometry, x, y)
+        if o < 0:
+            return walked, x, y, nx, ny
+        exit_at, nx, ny = _exit(geometry, o, x, y, dx, dy)
+        if not math.isfinite(exit_at):
+            break
+        step = exit_at + SKIN
+        walked += step
+        x, y = x + step * dx, y + step * dy
+        if boundary == BOUNDARY_WRAP:
+            x, y = _in_world(x, y, boundary, width, height)
+        elif not (0.0 <= x <= width and 0.0 <= y <= height):
+            break
+    return math.inf, px, py, 0.0, 0.0
+
+
+@numba.njit(cache=True)
+def _search_out(
+    geometry: Geometry,
+    px: float,
+    py: float,
+    first_nx: float,
+    first_ny: float,
+    boundary: int,
+    width: float,
+    height: float,
+) -> tuple[bool, float, float, float, float]:
+    """The nearest point outside every obstacle (and in the world) along any of a few
+    directions from p: found?, the point, the outward normal there."""
+    best = math.inf
+    best_x, best_y, best_nx, best_ny = px, py, first_nx, first_ny
+    for k in range(_DIRECTIONS + 1):
+        if k == 0:
+            dx, dy = first_nx, first_ny
+        else:
+            angle = 2.0 * math.pi * (k - 1) / _DIRECTIONS
+            dx, dy = math.cos(angle), math.sin(angle)
+        walked, x, y, nx, ny = _walk_out(geometry, px, py, dx, dy, boundary, width, height)
+        if walked < best:
+            best, best_x, best_y, best_nx, best_ny = walked, x, y, nx, ny
+    return best < math.inf, best_x, best_y, best_nx, best_ny
+
+
+@numba.njit(cache=True, inline="always")
+def _corner(
+    ax: float, ay: float, anx: float, any_: float, bx: float, by: float, bnx: float, bny: float
+) -> tuple[bool, float, float]:
+    """The point SKIN outside both surface lines (through a with normal an, through b with
+    normal bn): where two overlapping obstacles meet. False if the lines are near parallel."""
+    det = anx * bny - any_ * bnx
+    if abs(det) < _MIN_CORNER_SINE:
+        return False, 0.0, 0.0
+    ca = anx * ax + any_ * ay + SKIN
+    cb = bnx * bx + bny * by + SKIN
+    return True, (ca * bny - any_ * cb) / det, (anx * cb - ca * bnx) / det
+
+
+@numba.njit(cache=True)
+def _free_position(
+    geometry: Geometry, px: float, py: float, boundary: int, width: float, height: float
+) -> tuple[float, float, float, float]:
+    """Where a boid at p (inside an obstacle) goes, and the outward normal of the surface it
+    was pushed out of. If nothing in the world is free, a point still inside.
+
+    Pushed out of one obstacle into another and back, it takes the corner between the two
+    surfaces (linearised), which is where the nearest free point of two overlapping convex
+    shapes lies.
+    """
+    o, qx, qy, nx, ny = _shallowest(geometry, px, py)
+    first_nx, first_ny = nx, ny
+    last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny  # the surface pushed out of before
+    x, y = px, py
+    for attempt in range(_PUSH_TRIES):
+        x, y = _in_world(qx + SKIN * nx, qy + SKIN * ny, boundary, width, height)
+        o, qx2, qy2, nx2, ny2 = _shallowest(geometry, x, y)
+        if o < 0:
+            return x, y, nx, ny
+        if attempt > 0:
+            ok, cx, cy = _corner(last_qx, last_qy, last_nx, last_ny, qx, qy, nx, ny)
+            cx, cy = _in_world(cx, cy, boundary, width, height)
+            if ok and _containing(geometry, cx, cy) < 0:
+                mx, my = nx + last_nx, ny + last_ny
+                norm = math.sqrt(mx * mx + my * my)
+                return cx, cy, mx / norm, my / norm
+        last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny
+        qx, qy, nx, ny = qx2, qy2, nx2, ny2
+    found, fx, fy, fnx, fny = _search_out(
+        geometry, px, py, first_nx, first_ny, boundary, width, height
+    )
+    if found:
+        return fx, fy, fnx, fny
+    return x, y, nx, ny
+
+
+@numba.njit(cache=True, inline="always")
+def _slide(
+    vx: float, vy: float, nx: float, ny: float, min_speed: float, max_speed: float
+) -> tuple[float, float]:
+    """The velocity without its part into the surface of normal n, at its speed clamped to
+    [min_speed, max_speed]: turned, not slowed."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    target = min(max(speed, min_speed), max_speed)
+    inward = min(vx * nx + vy * ny, 0.0)
+    tx, ty = vx - inward * nx, vy - inward * ny
+    along = math.sqrt(tx * tx + ty * ty)
+    if along > 1e-9 * speed and along > 0.0:
+        return tx / along * target, ty / along * target
+    if inward < 0.0:  # straight in: slide along the surface, to the left
+        return -ny * target, nx * target
+    return nx * target, ny * target  # standing still: move off the surface
+
+
+@numba.njit(cache=True, error_model="numpy", parallel=True)
+def push_out(
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    geometry: Geometry,
+    boundary: int,
+    width: float,
+    height: float,
+) -> int:
+    """Move every boid that is inside an obstacle out of it, in place; returns how many."""
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    moved = 0
+    for i in numba.prange(positions.shape[0]):
+        px, py = positions[i, 0], positions[i, 1]
+        if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) < 0:
+            continue
+        x, y, nx, ny = _free_position(geometry, px, py, boundary, width, height)
+        positions[i, 0], positions[i, 1] = x, y
+        s = species[i]
+        vx, vy = _slide(
+            velocities[i, 0],
+            velocities[i, 1],
+            nx,
+            ny,
+            params[s, P_MIN_SPEED],
+            params[s, P_MAX_SPEED],
+        )
+        velocities[i, 0], velocities[i, 1] = vx, vy
+        moved += 1
+    return moved

@@ -1,0 +1,48 @@
+"""The collision stage: the hard guarantee that no boid ends a step inside an obstacle."""
+
+from typing import Any
+
+from shoal.components.species import BOUNDARY_MODES
+from shoal.systems.collision.kernel import push_out
+from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.obstacles.field import obstacle_field
+
+
+class CollisionSystem(FlockProcessor):
+    """Stage 5b (after motion): push every boid that is inside an obstacle back out.
+
+    A boid inside (or on the edge of) an obstacle goes to the nearest point just outside it
+    (outside every obstacle, and inside the world: clamped to the tank in ``contain`` and
+    ``bounce``, wrapped in ``wrap``), and loses the part of its velocity that points into
+    the surface; its speed is kept within the species' [min_speed, max_speed] by turning it,
+    not slowing it. Boids spawned inside an obstacle come out at their first step. Only a
+    world with no free room at all can leave a boid inside.
+
+    Attributes:
+        pushed: how many boids the last step pushed out (obstacle avoidance keeps this near 0).
+    """
+
+    pushed: int = 0
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """Push the boids that ended this step inside an obstacle out of it."""
+        flock = self.flock
+        store, config = flock.store, flock.config
+        self.pushed = 0
+        if len(store) == 0:
+            return
+        field = obstacle_field(flock)
+        if len(field) == 0:
+            return
+        self.pushed = push_out(
+            store.positions,
+            store.velocities,
+            store.species,
+            flock.species.params,
+            field.geometry,
+            BOUNDARY_MODES.index(config.boundary),
+            config.width,
+            config.height,
+        )
+        if self.pushed:
+            store.version += 1

@@ -1,0 +1,90 @@
+"""Gather the entities boids react to (leaders, food, attractors, predators) into arrays.
+
+There are few of them (tens, not thousands), so this is one Python pass over them per step;
+the per-boid work happens in the seeking kernel.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import esper
+import numpy as np
+import numpy.typing as npt
+
+from shoal.components import Attractor, Food, Leader, Position, Predator, Velocity
+from shoal.systems.core.species_table import SpeciesTable
+from shoal.systems.core.store import FloatArray, IntArray
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentArrays:
+    """One kind of agent as arrays: entity, position, velocity, size, species mask.
+
+    `concerns[k, s]` is True when agent k concerns species s. `radius` and `inner` are the
+    agent's own sizes (food: radius and 0; attractor: radius and dead radius; otherwise 0).
+    `weight` is the attractor weight (1 for the others).
+    """
+
+    entities: IntArray
+    positions: FloatArray
+    velocities: FloatArray
+    radius: FloatArray
+    inner: FloatArray
+    weight: FloatArray
+    concerns: BoolArray
+
+    def __len__(self) -> int:
+        return len(self.entities)
+
+
+def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
+    """Every entity of the current world with a `kind` component and a Position, by entity."""
+    found = sorted(esper.get_components(kind, Position), key=lambda item: item[0])
+    count = len(found)
+    entities = np.fromiter((entity for entity, _ in found), np.int64, count)
+    positions = np.zeros((count, 2))
+    velocities = np.zeros((count, 2))
+    radius = np.zeros(count)
+    inner = np.zeros(count)
+    weight = np.ones(count)
+    concerns = np.zeros((count, max(len(table), 1)), bool)
+    for k, (entity, (agent, position)) in enumerate(found):
+        positions[k] = position.xy
+        velocity = esper.try_component(entity, Velocity)
+        if velocity is not None:
+            velocities[k] = velocity.xy
+        radius[k], inner[k], weight[k] = _sizes(agent)
+        concerns[k] = _mask(agent, entity, table)
+    if not (np.all(np.isfinite(positions)) and np.all(np.isfinite(velocities))):
+        raise ValueError(f"a {kind.__name__} entity has a non-finite Position or Velocity")
+    return AgentArrays(entities, positions, velocities, radius, inner, weight, concerns)
+
+
+def _sizes(agent: object) -> tuple[float, float, float]:
+    if isinstance(agent, Food):
+        return agent.radius, 0.0, 1.0
+    if isinstance(agent, Attractor):
+        return agent.radius, agent.dead_radius, agent.weight
+    if isinstance(agent, Predator):
+        return agent.catch_radius, 0.0, 1.0
+    return 0.0, 0.0, 1.0
+
+
+def _mask(
+    agent: Leader | Food | Attractor | Predator, entity: int, table: SpeciesTable
+) -> BoolArray:
+    names = agent.prey if isinstance(agent, Predator) else agent.species
+    mask = np.zeros(max(len(table), 1), bool)
+    if not names:
+        mask[:] = True
+        return mask
+    for name in names:
+        if name not in table:
+            raise ValueError(
+                f"{type(agent).__name__} of entity {entity} names unknown species {name!r}; "
+                f"known: {table.names}"
+            )
+        mask[table.index(name)] = True
+    return mask

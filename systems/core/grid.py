@@ -1,0 +1,236 @@
+"""A cell-sorted uniform grid (counting sort), rebuilt whenever the positions change.
+
+Cells are at least as wide as the search radius, so every neighbour of a boid lies in its own
+cell or one of the 8 around it. In a torus world the grid tiles the world exactly and the
+cell indices wrap; otherwise it covers the bounding box of the boids.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from shoal.systems.core.store import FloatArray, IntArray
+
+# A grid never has more cells than this many per boid (plus a floor), so a few boids far
+# apart cannot make it allocate a huge empty grid: the cells grow instead.
+_MAX_CELLS_PER_BOID = 4
+_MIN_MAX_CELLS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """Boids sorted by cell.
+
+    Attributes:
+        order: row indices sorted by cell.
+        cell_start: `order[cell_start[c]:cell_start[c + 1]]` are the rows in cell c
+            (c = cx * ny + cy).
+        cell_x, cell_y: the cell coordinates of each row.
+        origin_x, origin_y: world coordinates of the corner of cell (0, 0).
+        cell_w, cell_h: size of a cell (both >= the radius the grid was built for).
+        nx, ny: number of cells along x and y.
+        wrap: True in a torus world of size `width` × `height`.
+    """
+
+    order: IntArray
+    cell_start: IntArray
+    cell_x: IntArray
+    cell_y: IntArray
+    origin_x: float
+    origin_y: float
+    cell_w: float
+    cell_h: float
+    nx: int
+    ny: int
+    wrap: bool
+    width: float
+    height: float
+
+
+def build_grid(
+    positions: FloatArray, radius: float, wrap: bool, width: float, height: float
+) -> Grid:
+    """Sort `positions` into cells at least `radius` wide.
+
+    Args:
+        positions: (n, 2) array.
+        radius: the largest search radius the grid must serve (> 0).
+        wrap: torus world of size width × height (positions taken modulo the size).
+        width, height: world size; used only when `wrap`.
+    """
+    n = len(positions)
+    max_cells = max(_MAX_CELLS_PER_BOID * n, _MIN_MAX_CELLS)
+    if wrap:
+        origin_x = origin_y = 0.0
+        extent_x, extent_y = width, height
+        nx = max(1, min(int(width // radius), max_cells))
+        ny = max(1, min(int(height // radius), max(1, max_cells // nx)))
+    else:
+        if n:
+            origin_x, origin_y = (float(v) for v in positions.min(axis=0))
+            top_x, top_y = (float(v) for v in positions.max(axis=0))
+        else:
+            origin_x = origin_y = top_x = top_y = 0.0
+        extent_x, extent_y = top_x - origin_x, top_y - origin_y
+        # Grow the cells if the box would need too many (also a long thin box: boids in a
+        # line); a cell is never below `radius`.
+        longest = max(extent_x, extent_y)
+        cell = max(radius, math.sqrt(extent_x * extent_y / max_cells), longest / max_cells)
+        nx = int(extent_x // cell) + 1
+        ny = int(extent_y // cell) + 1
+        extent_x, extent_y = nx * cell, ny * cell
+    cell_w, cell_h = extent_x / nx, extent_y / ny
+    cell_x, cell_y, order, cell_start = _sort_into_cells(
+        positions, origin_x, origin_y, cell_w, cell_h, nx, ny, wrap
+    )
+    return Grid(
+        order,
+        cell_start,
+        cell_x,
+        cell_y,
+        origin_x,
+        origin_y,
+        cell_w,
+        cell_h,
+        nx,
+        ny,
+        wrap,
+        float(width),
+        float(height),
+    )
+
+
+@numba.njit(cache=True)
+def _sort_into_cells(
+    positions: FloatArray,
+    origin_x: float,
+    origin_y: float,
+    cell_w: float,
+    cell_h: float,
+    nx: int,
+    ny: int,
+    wrap: bool,
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    n = positions.shape[0]
+    cell_x = np.empty(n, np.int64)
+    cell_y = np.empty(n, np.int64)
+    cell = np.empty(n, np.int64)
+    counts = np.zeros(nx * ny + 1, np.int64)
+    for i in range(n):
+        cx = math.floor((positions[i, 0] - origin_x) / cell_w)
+        cy = math.floor((positions[i, 1] - origin_y) / cell_h)
+        if wrap:
+            cx %= nx
+            cy %= ny
+        else:  # the box edge itself (and rounding) belongs to the last cell
+            cx = min(max(cx, 0), nx - 1)
+            cy = min(max(cy, 0), ny - 1)
+        cell_x[i] = cx
+        cell_y[i] = cy
+        cell[i] = cx * ny + cy
+        counts[cell[i] + 1] += 1
+    cell_start = np.cumsum(counts)
+    fill = cell_start[:-1].copy()
+    order = np.empty(n, np.int64)
+    for i in range(n):  # stable: rows of a cell stay in row order (determinism)
+        order[fill[cell[i]]] = i
+        fill[cell[i]] += 1
+    return cell_x, cell_y, order, cell_start
+
+
+@numba.njit(cache=True, inline="always")
+def wrap_offset(delta: float, size: float, inv_size: float) -> float:
+    """Minimal-image offset on a torus of `size`; `inv_size` = 1/size, or 0 for no wrap.
+
+    Branch-free so that candidate loops vectorise; with inv_size = 0 it returns delta.
+    """
+    return delta - size * math.floor(delta * inv_size + 0.5)
+
+
+@numba.njit(cache=True, inline="always")
+def wrapped(delta: float, size: float, wrap: bool) -> float:
+    """The shortest signed difference along one axis (minimal image when `wrap`)."""
+    return wrap_offset(delta, size, 1.0 / size) if wrap else delta
+
+
+@numba.njit(cache=True, inline="always")
+def cell_range(c: int, reach: int, n_cells: int, wrap: bool) -> tuple[int, int]:
+    """First and last (inclusive, unwrapped) cell index to visit around cell c.
+
+    In a torus with few cells the stencil would visit a cell twice; then visit each once.
+    """
+    if wrap:
+        if 2 * reach + 1 >= n_cells:
+            return 0, n_cells - 1
+        return c - reach, c + reach
+    return max(c - reach, 0), min(c + reach, n_cells - 1)
+
+
+@numba.njit(cache=True)
+def _query_kernel(
+    positions: FloatArray,
+    order: IntArray,
+    cell_start: IntArray,
+    origin_x: float,
+    origin_y: float,
+    cell_w: float,
+    cell_h: float,
+    nx: int,
+    ny: int,
+    wrap: bool,
+    width: float,
+    height: float,
+    x: float,
+    y: float,
+    radius: float,
+) -> IntArray:
+    cx = math.floor((x - origin_x) / cell_w)
+    cy = math.floor((y - origin_y) / cell_h)
+    if wrap:
+        cx %= nx
+        cy %= ny
+    reach_x = math.ceil(radius / cell_w)
+    reach_y = math.ceil(radius / cell_h)
+    x0, x1 = cell_range(cx, reach_x, nx, wrap)
+    y0, y1 = cell_range(cy, reach_y, ny, wrap)
+    found = np.empty(positions.shape[0], np.int64)
+    count = 0
+    r2 = radius * radius
+    for gx in range(x0, x1 + 1):
+        for gy in range(y0, y1 + 1):
+            c = (gx % nx) * ny + (gy % ny)
+            for k in range(cell_start[c], cell_start[c + 1]):
+                j = order[k]
+                dx = wrapped(positions[j, 0] - x, width, wrap)
+                dy = wrapped(positions[j, 1] - y, height, wrap)
+                if dx * dx + dy * dy <= r2:
+                    found[count] = j
+                    count += 1
+    result = found[:count].copy()
+    result.sort()
+    return result
+
+
+def query_rows(grid: Grid, positions: FloatArray, x: float, y: float, radius: float) -> IntArray:
+    """Rows within `radius` of (x, y) (inclusive, wrap-aware), in row order."""
+    if len(positions) == 0 or radius < 0:
+        return np.zeros(0, np.int64)
+    return _query_kernel(
+        positions,
+        grid.order,
+        grid.cell_start,
+        grid.origin_x,
+        grid.origin_y,
+        grid.cell_w,
+        grid.cell_h,
+        grid.nx,
+        grid.ny,
+        grid.wrap,
+        grid.width,
+        grid.height,
+        float(x),
+        float(y),
+        float(radius),
+    )

@@ -1,0 +1,152 @@
+"""The lifecycle stage: catches, bites, eaten food, moving food, rest after eating."""
+
+from typing import Any
+
+import esper
+import numpy as np
+
+from shoal.components import Food, Position, Predator, Velocity
+from shoal.systems.core.agents import AgentArrays, gather
+from shoal.systems.core.events import BOID_EATEN, FOOD_BITTEN, FOOD_EATEN
+from shoal.systems.core.grid import query_rows
+from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.species_table import P_CATCH_COOLDOWN, P_CATCH_RADIUS
+from shoal.systems.core.store import IntArray
+from shoal.systems.lifecycle.kernel import find_catches
+from shoal.systems.steering.system import SteeringSystem
+
+
+class LifecycleSystem(FlockProcessor):
+    """Stage 6: boids caught by hunters and predators, food bitten and eaten, food moved.
+
+    Runs after motion (and collisions), so catches and bites use where boids ended the step.
+    Fires `BOID_EATEN`, `FOOD_BITTEN` and `FOOD_EATEN` once eaten boids are despawned and
+    eaten food deleted. O(1) Python work per step plus per catch, per bite and per agent.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._events: list[tuple[str, tuple[Any, ...]]] = []
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """Resolve this step's catches and bites, then fire their events."""
+        dt = self.step_length(args)
+        store = self.flock.store
+        np.maximum(store.cooldown - dt, 0.0, out=store.cooldown)
+        # Events wait until the flock is done changing: a handler may spawn or despawn boids,
+        # which moves rows.
+        self._events = []
+        eaten: list[int] = []
+        if len(store):
+            eaten += self._boid_catches()
+            eaten += self._predator_catches(dt, set(eaten))
+            self._bites(set(eaten))
+        self._move_food(dt)
+        if eaten:
+            self.flock.despawn(store.entities[np.asarray(eaten, np.int64)].copy())
+        for name, event_args in self._events:
+            esper.dispatch_event(name, *event_args)
+
+    # --- catches ------------------------------------------------------------------------
+    def _boid_catches(self) -> list[int]:
+        """Rows caught by hunting boids (their chase targets from the steering stage)."""
+        flock, store = self.flock, self.flock.store
+        steering = esper.get_processor(SteeringSystem)
+        if not isinstance(steering, SteeringSystem) or steering.targets_layout != store.layout:
+            return []  # rows changed since steering chose its targets: none this step
+        config = flock.config
+        hunters, prey = find_catches(
+            store.positions, store.species, flock.species.params, store.cooldown,
+            steering.targets, config.wraps, config.width, config.height,
+        )  # fmt: skip
+        for hunter, victim in zip(hunters.tolist(), prey.tolist(), strict=True):
+            store.cooldown[hunter] = flock.species.params[store.species[hunter], P_CATCH_COOLDOWN]
+            self._report_catch(victim, int(store.entities[hunter]))
+        return list(prey.tolist())
+
+    def _predator_catches(self, dt: float, taken: set[int]) -> list[int]:
+        """Rows caught by Predator entities: the nearest prey in reach of each rested one."""
+        caught: list[int] = []
+        predators = gather(Predator, self.flock.species)
+        for k, entity in enumerate(predators.entities.tolist()):
+            predator = esper.component_for_entity(entity, Predator)
+            if predator.resting > 0.0:
+                predator.resting = max(0.0, predator.resting - dt)
+                continue
+            rows = self._reachable(predators, k, predators.radius[k], taken)
+            if len(rows):
+                victim = int(rows[0])
+                taken.add(victim)
+                caught.append(victim)
+                predator.resting = predator.cooldown
+                self._report_catch(victim, entity)
+        return caught
+
+    def _report_catch(self, row: int, hunter: int) -> None:
+        x, y = self.flock.store.positions[row]
+        self._events.append((BOID_EATEN, (int(self.flock.store.entities[row]), hunter, x, y)))
+
+    # --- food ---------------------------------------------------------------------------
+    def _bites(self, taken: set[int]) -> None:
+        """Each rested boid in reach of food bites it, nearest first, while bites are left."""
+        flock, store = self.flock, self.flock.store
+        food = gather(Food, flock.species)
+        reach = flock.species.params[:, P_CATCH_RADIUS]
+        for k, entity in enumerate(food.entities.tolist()):
+            item = esper.component_for_entity(entity, Food)
+            rows = self._reachable(food, k, food.radius[k] + float(reach.max()), taken)
+            for row in rows.tolist():
+                if item.bites == 0:
+                    break
+                if store.cooldown[row] > 0.0 or not self._within(food, k, row, reach):
+                    continue
+                item.bites -= 1
+                store.cooldown[row] = flock.species.params[store.species[row], P_CATCH_COOLDOWN]
+                self._events.append((FOOD_BITTEN, (entity, int(store.entities[row]), item.bites)))
+            if item.bites == 0:
+                self._events.append((FOOD_EATEN, (entity,)))
+                esper.delete_entity(entity)
+
+    def _within(self, food: AgentArrays, k: int, row: int, reach: Any) -> bool:
+        """Is boid `row` within food k's radius plus its own species' catch radius?"""
+        offset = self._offsets(food, k, np.array([row]))[0]
+        limit = food.radius[k] + reach[self.flock.store.species[row]]
+        return bool(offset @ offset <= limit * limit)
+
+    def _move_food(self, dt: float) -> None:
+        """Food with a Velocity drifts (sinks); in a walled tank it settles on the floor."""
+        config = self.flock.config
+        for entity, (_, position, velocity) in esper.get_components(Food, Position, Velocity):
+            x, y = position.x + velocity.x * dt, position.y + velocity.y * dt
+            if config.wraps:
+                x, y = x % config.width, y % config.height
+            else:
+                radius = esper.component_for_entity(entity, Food).radius
+                if y <= radius:  # on the floor: stop
+                    y = radius
+                    velocity.xy = (0.0, 0.0)
+                x = min(max(x, 0.0), config.width)
+                y = min(y, config.height)
+            position.xy = (x, y)
+
+    # --- helpers ------------------------------------------------------------------------
+    def _reachable(self, agents: AgentArrays, k: int, radius: float, taken: set[int]) -> IntArray:
+        """Rows within `radius` of agent k, of species it concerns, not taken: nearest first."""
+        flock, store = self.flock, self.flock.store
+        x, y = agents.positions[k]
+        rows = query_rows(flock.grid, store.positions, x, y, radius)
+        rows = rows[agents.concerns[k, store.species[rows]]]
+        if taken:
+            rows = rows[~np.isin(rows, list(taken))]
+        offsets = self._offsets(agents, k, rows)
+        nearest_first: IntArray = rows[np.lexsort((rows, np.hypot(offsets[:, 0], offsets[:, 1])))]
+        return nearest_first
+
+    def _offsets(self, agents: AgentArrays, k: int, rows: IntArray) -> Any:
+        """Offsets from agent k to the boids in `rows` (minimal image on a torus)."""
+        config = self.flock.config
+        d = self.flock.store.positions[rows] - agents.positions[k]
+        if config.wraps:
+            size = np.array([config.width, config.height])
+            d = d - size * np.floor(d * (1.0 / size) + 0.5)
+        return d

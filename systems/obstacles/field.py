@@ -1,0 +1,369 @@
+"""The obstacle field: a world's obstacles compiled into arrays, and the queries on them.
+
+Circles stay circles; rectangles and polygons become counter-clockwise edge segments. A
+coarse uniform grid over the obstacles' bounding boxes lets a query test only the obstacles
+near it (`shoal.systems.obstacles.shape_kernel`). A flock's field is rebuilt only when the set of
+`Obstacle` entities in its world changes::
+
+    field = obstacle_field(flock)
+    stuck = inside_obstacle(field, flock.positions)     # bool per boid
+"""
+
+import math
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import esper
+import numpy as np
+import numpy.typing as npt
+
+from shoal.components import arguments as check
+from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Shape, signed_area
+from shoal.systems.core.ecs import entities_with, in_world
+from shoal.systems.core.flock import Flock
+from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.obstacles.shape_kernel import (
+    F_X0,
+    F_Y1,
+    I_CELL_X,
+    I_CELL_Y,
+    I_FIRST,
+    I_LAST,
+    KIND_CIRCLE,
+    KIND_POLYGON,
+    Geometry,
+    cast_points,
+    inside_points,
+    surface_points,
+)
+
+# About this many grid cells per obstacle: a short look-ahead path then meets a few cells
+# holding a few obstacles each, however many obstacles the world has.
+_CELLS_PER_OBSTACLE = 4
+_MAX_CELLS_PER_AXIS = 1024
+# Obstacle boxes are registered slightly grown, so a point exactly on a box edge still finds
+# the obstacle whatever the rounding of its cell index.
+_BOX_PAD = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class ObstacleField:
+    """A set of obstacles compiled for the kernels. Immutable; made by `compile_field`.
+
+    Attributes:
+        shapes: the shapes, in obstacle-index order.
+        entities: the esper entity of each obstacle (-1 when built from bare shapes).
+        geometry: the arrays the kernels read (see `shoal.systems.obstacles.shape_kernel`).
+    """
+
+    shapes: tuple[Shape, ...]
+    entities: IntArray
+    geometry: Geometry
+
+    def __post_init__(self) -> None:
+        # The kernels index these arrays without bounds checks: a field built by hand with
+        # an index out of range would read stray memory, not raise.
+        if not isinstance(self.shapes, tuple):
+            check.fail("ObstacleField", "shapes", self.shapes, "must be a tuple of shapes")
+        for k, shape in enumerate(self.shapes):
+            _check_shape("ObstacleField", f"shapes[{k}]", shape)
+        n = len(self.shapes)
+        ids = self.entities
+        if not (isinstance(ids, np.ndarray) and ids.dtype == np.int64 and ids.shape == (n,)):
+            check.fail("ObstacleField", "entities", ids, f"must be an int64 array of {n} ids")
+        _check_geometry(self.geometry, n)
+
+    def __len__(self) -> int:
+        return len(self.shapes)
+
+    @property
+    def bounds(self) -> FloatArray:
+        """(n, 4) bounding boxes: x min, y min, x max, y max."""
+        return self.geometry[0][:, F_X0 : F_Y1 + 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """Per point: the nearest obstacle surface (see `surface`).
+
+    Attributes:
+        distance: signed distance (< 0 inside, 0 on the boundary; inf with no obstacles).
+        points: nearest surface points, (n, 2).
+        normals: outward unit normals there, (n, 2).
+        obstacle: index of that obstacle in the field (-1 with no obstacles).
+    """
+
+    distance: FloatArray
+    points: FloatArray
+    normals: FloatArray
+    obstacle: IntArray
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Per path: the first obstacle it meets (see `first_hit`).
+
+    Attributes:
+        distance: distance travelled from the start to the contact (inf: none).
+        normals: outward unit normals at the contact, (n, 2) (0 where none).
+        obstacle: index of the obstacle in the field (-1: none).
+    """
+
+    distance: FloatArray
+    normals: FloatArray
+    obstacle: IntArray
+
+
+# --- building ---------------------------------------------------------------------------
+def compile_field(shapes: Iterable[Shape], entities: Sequence[int] | None = None) -> ObstacleField:
+    """Compile shapes into an `ObstacleField` (obstacle i is the i-th shape).
+
+    Args:
+        shapes: `Circle`, `Rect` or `Polygon` instances.
+        entities: the esper entity of each shape, if any.
+    """
+    if isinstance(shapes, str) or not isinstance(shapes, Iterable):
+        check.fail("compile_field", "shapes", shapes, "must be an iterable of shapes")
+    shapes = tuple(shapes)
+    for k, shape in enumerate(shapes):
+        _check_shape("compile_field", f"shapes[{k}]", shape)
+    ids = np.full(len(shapes), -1, np.int64) if entities is None else _ids(entities)
+    if ids.shape != (len(shapes),):
+        check.fail("compile_field", "entities", entities, f"must be {len(shapes)} entity ids")
+    shape_f, shape_i, seg = _shape_rows(shapes)
+    cell_start, cell_items, grid = _build_grid(shape_f, shape_i)
+    return ObstacleField(shapes, ids, (shape_f, shape_i, seg, cell_start, cell_items, grid))
+
+
+def _shape_rows(shapes: tuple[Shape, ...]) -> tuple[FloatArray, IntArray, FloatArray]:
+    """shape_f, shape_i (without the grid columns) and the edges of every polygon."""
+    n = len(shapes)
+    shape_f = np.zeros((n, 7))
+    shape_i = np.zeros((n, 5), np.int64)
+    edges: list[FloatArray] = []
+    count = 0
+    for o, shape in enumerate(shapes):
+        if isinstance(shape, Circle):
+            x, y, r = shape.x, shape.y, shape.radius
+            shape_f[o] = x - r, y - r, x + r, y + r, x, y, r
+            shape_i[o, :3] = KIND_CIRCLE, count, count
+            continue
+        ring = _counter_clockwise(shape.corners() if isinstance(shape, Rect) else shape.points)
+        edges.append(_edges(ring))
+        shape_f[o, :4] = (*ring.min(axis=0), *ring.max(axis=0))
+        shape_i[o, :3] = KIND_POLYGON, count, count + len(ring)
+        count += len(ring)
+    return shape_f, shape_i, np.vstack(edges) if edges else np.zeros((0, 6))
+
+
+def _counter_clockwise(points: Sequence[Point]) -> FloatArray:
+    ring = np.asarray(points, dtype=np.float64)
+    return ring if signed_area(tuple(points)) > 0 else ring[::-1].copy()
+
+
+def _edges(ring: FloatArray) -> FloatArray:
+    """Rows ax, ay, bx, by, nx, ny of a counter-clockwise ring; n points away from inside."""
+    ends = np.roll(ring, -1, axis=0)
+    ex, ey = (ends - ring).T
+    length = np.hypot(ex, ey)
+    return np.column_stack((ring, ends, ey / length, -ex / length))
+
+
+def _build_grid(shape_f: FloatArray, shape_i: IntArray) -> tuple[IntArray, IntArray, FloatArray]:
+    """Cells over the union of the boxes; each lists the obstacles whose box overlaps it.
+
+    Returns cell_start, cell_items and grid; fills the I_CELL_X / I_CELL_Y columns.
+    """
+    n = len(shape_f)
+    if n == 0:  # one empty cell
+        return np.zeros(2, np.int64), np.zeros(0, np.int64), np.array([0.0, 0.0, 1.0, 1, 1])
+    boxes = shape_f[:, F_X0 : F_Y1 + 1]
+    lo, hi = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
+    extent = np.maximum(hi - lo, 1e-9)
+    cell = math.sqrt(float(extent[0] * extent[1]) / (_CELLS_PER_OBSTACLE * n))
+    cell = max(cell, float(extent.max()) / _MAX_CELLS_PER_AXIS)
+    inv = 1.0 / cell
+    nx, ny = (int(v) for v in np.floor(extent * inv) + 1)
+    pad, top = _BOX_PAD * cell, (nx - 1, ny - 1)
+    first = np.floor((boxes[:, :2] - pad - lo) * inv).astype(np.int64).clip(0, top)
+    last = np.floor((boxes[:, 2:] + pad - lo) * inv).astype(np.int64).clip(0, top)
+    shape_i[:, I_CELL_X], shape_i[:, I_CELL_Y] = first[:, 0], first[:, 1]
+    cells: list[IntArray] = []
+    for o in range(n):  # only when the obstacles change
+        xs = np.arange(first[o, 0], last[o, 0] + 1)
+        ys = np.arange(first[o, 1], last[o, 1] + 1)
+        cells.append((xs[:, None] * ny + ys[None, :]).ravel())
+    owner = np.repeat(np.arange(n, dtype=np.int64), [len(c) for c in cells])
+    flat = np.concatenate(cells)
+    order = np.argsort(flat, kind="stable")  # within a cell, obstacles stay in index order
+    cell_start = np.concatenate(([0], np.cumsum(np.bincount(flat, minlength=nx * ny))))
+    grid = np.array([float(lo[0]), float(lo[1]), inv, nx, ny])
+    return cell_start.astype(np.int64), owner[order], grid
+
+
+# --- a flock's field --------------------------------------------------------------------
+@dataclass(slots=True)
+class _Tracker:
+    known: frozenset[int]
+    field: ObstacleField
+
+
+_trackers: "weakref.WeakKeyDictionary[Flock, _Tracker]" = weakref.WeakKeyDictionary()
+
+
+def obstacle_field(flock: "Flock") -> ObstacleField:
+    """The obstacles of the flock's world, compiled (rebuilt when the set of entities with
+    an `Obstacle` changed since the last call).
+
+    Replacing the `Obstacle` component of an existing entity is not noticed: delete the
+    entity and create another, or call `refresh_obstacles`.
+    """
+    _check_flock("obstacle_field", flock)
+    with in_world(flock.world):
+        alive = entities_with(Obstacle)
+        tracker = _trackers.get(flock)
+        if tracker is not None and tracker.known == alive:
+            return tracker.field
+        return refresh_obstacles(flock)
+
+
+def refresh_obstacles(flock: "Flock") -> ObstacleField:
+    """Rebuild the flock's obstacle field from its world now, and return it."""
+    _check_flock("refresh_obstacles", flock)
+    with in_world(flock.world):
+        entities = sorted(entities_with(Obstacle))
+        shapes = [esper.component_for_entity(e, Obstacle).shape for e in entities]
+        field = compile_field(shapes, entities)
+        _trackers[flock] = _Tracker(frozenset(entities), field)
+    return field
+
+
+# --- queries ----------------------------------------------------------------------------
+def inside_obstacle(field: ObstacleField, points: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Whether each point lies inside (or on the edge of) any obstacle of the field.
+
+    Args:
+        field: from `obstacle_field(flock)` or `compile_field`.
+        points: (n, 2) array, e.g. `flock.positions`.
+    """
+    check.instance("inside_obstacle", "field", field, ObstacleField)
+    pts = _as_points("inside_obstacle", "points", points)
+    out = np.zeros(len(pts), np.bool_)
+    if len(field) and len(pts):
+        inside_points(field.geometry, pts, out)
+    return out
+
+
+def surface(field: ObstacleField, points: npt.ArrayLike) -> Surface:
+    """Per point: signed distance to the nearest obstacle, its nearest surface point and the
+    outward normal there.
+
+    Exact for any point, near the obstacles or not; it considers every obstacle (with a cheap
+    box test first), so it is meant for queries, not for every boid every step. Inside
+    overlapping obstacles it reports the one the point is deepest in.
+    """
+    check.instance("surface", "field", field, ObstacleField)
+    pts = _as_points("surface", "points", points)
+    n = len(pts)
+    distance = np.full(n, math.inf)
+    closest = pts.copy()
+    normals = np.zeros((n, 2))
+    obstacle = np.full(n, -1, np.int64)
+    if len(field) and n:
+        surface_points(field.geometry, pts, distance, closest, normals, obstacle)
+    return Surface(distance, closest, normals, obstacle)
+
+
+def first_hit(
+    field: ObstacleField, starts: npt.ArrayLike, ends: npt.ArrayLike, radius: float = 0.0
+) -> Hit:
+    """Per segment start → end: the first obstacle that a disc of `radius` moving along it
+    touches (look-ahead). A disc that already overlaps part of a shape is not stopped by
+    that part.
+    """
+    check.instance("first_hit", "field", field, ObstacleField)
+    a, b = _as_points("first_hit", "starts", starts), _as_points("first_hit", "ends", ends)
+    if a.shape != b.shape:
+        raise ValueError(f"first_hit: starts {a.shape} and ends {b.shape} differ")
+    radius = check.number("first_hit", "radius", radius, low=0.0)
+    n = len(a)
+    distance = np.full(n, math.inf)
+    normals = np.zeros((n, 2))
+    obstacle = np.full(n, -1, np.int64)
+    if len(field) and n:
+        cast_points(field.geometry, a, b, float(radius), distance, normals, obstacle)
+    return Hit(distance, normals, obstacle)
+
+
+def _as_points(owner: str, name: str, values: npt.ArrayLike) -> FloatArray:
+    """`values` as a finite, contiguous (n, 2) float array, or a ValueError naming them."""
+    try:
+        array = np.ascontiguousarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        check.fail(owner, name, values, "must be an (n, 2) array of numbers")
+    if array.size == 0:
+        return np.zeros((0, 2))
+    if array.ndim != 2 or array.shape[1] != 2:
+        check.fail(owner, name, values, f"must have shape (n, 2), not {array.shape}")
+    if not np.isfinite(array).all():  # NaN compares false: it would be "outside" everything
+        check.fail(owner, name, values, "must be finite")
+    return array
+
+
+def _ids(entities: object) -> IntArray:
+    """Entity ids as an int64 array, or a ValueError naming `entities`."""
+    try:
+        ids = np.asarray(entities)
+    except ValueError:
+        ids = np.zeros((0, 0))
+    if ids.size and ids.dtype.kind not in "iu":
+        check.fail("compile_field", "entities", entities, "must be integers (entity ids)")
+    return ids.astype(np.int64)
+
+
+def _check_flock(owner: str, flock: object) -> None:
+    """ValueError unless `flock` is a `Flock`."""
+    check.instance(owner, "flock", flock, Flock)
+
+
+def _check_shape(owner: str, name: str, shape: object) -> None:
+    if not isinstance(shape, Circle | Rect | Polygon):
+        check.fail(owner, name, shape, "must be a Circle, Rect or Polygon")
+
+
+def _check_geometry(geometry: object, n: int) -> None:
+    """ValueError unless `geometry` is arrays that the kernels can index safely for n shapes."""
+    kinds = (np.float64, np.int64, np.float64, np.int64, np.int64, np.float64)
+    columns = (7, 5, 6, None, None, None)
+    if not isinstance(geometry, tuple) or len(geometry) != len(kinds):
+        check.fail("ObstacleField", "geometry", geometry, "must be the 6 arrays of compile_field")
+    for k, (array, kind, width) in enumerate(zip(geometry, kinds, columns, strict=True)):
+        ok = isinstance(array, np.ndarray) and array.dtype == kind and array.flags.c_contiguous
+        ok = ok and array.ndim == (1 if width is None else 2)
+        if not ok or (width is not None and array.shape[1] != width):
+            check.fail("ObstacleField", f"geometry[{k}]", array, "is not as compile_field makes it")
+    if not _indices_in_range(geometry, n):
+        check.fail("ObstacleField", "geometry", geometry, "has an index out of range")
+
+
+def _indices_in_range(geometry: Geometry, n: int) -> bool:
+    """Whether every index the kernels follow in `geometry` (of n shapes) lies in range."""
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    if len(shape_f) != n or len(shape_i) != n or grid.shape != (5,):
+        return False
+    nx, ny = grid[3], grid[4]
+    if not (np.isfinite(grid).all() and grid[2] > 0 and nx >= 1 and ny >= 1):
+        return False
+    if nx != int(nx) or ny != int(ny) or len(cell_start) != int(nx * ny) + 1:
+        return False
+    spans = shape_i[:, I_FIRST : I_LAST + 1]
+    return bool(
+        cell_start[0] == 0
+        and cell_start[-1] == len(cell_items)
+        and np.all(np.diff(cell_start) >= 0)
+        and np.all((cell_items >= 0) & (cell_items < n))
+        and np.all((spans >= 0) & (spans <= len(seg)))
+        and np.isfinite(shape_f).all()
+        and np.isfinite(seg).all()
+    )

@@ -1,0 +1,54 @@
+"""The obstacle stage: boids look ahead along their velocity and steer around obstacles."""
+
+from typing import TYPE_CHECKING, Any
+
+from shoal.components import arguments as check
+from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.obstacles.avoid_kernel import avoid
+from shoal.systems.obstacles.field import obstacle_field
+
+if TYPE_CHECKING:
+    from shoal.systems.core.flock import Flock
+
+BODY_MARGIN = 8.0
+"""Default clearance a boid keeps from obstacles (px): about half a default fish's height."""
+
+
+class ObstacleSystem(FlockProcessor):
+    """Stage 4: add each boid's obstacle avoidance to this step's accelerations.
+
+    A boid looks `look_ahead` seconds of travel ahead (species parameter) plus its body
+    margin; if a disc of the margin swept along that path would touch an obstacle, it steers
+    sideways away from the surface, harder the nearer the contact (Reynolds' obstacle
+    avoidance: a smooth turn, never a bounce). The steering is at most the species'
+    `max_force` (if unlimited: max_speed² / look-ahead distance) and is weighted by
+    `obstacle_weight`. Obstacles are entities with an `Obstacle` component in the flock's
+    world (see `shoal.systems.obstacles.field`).
+
+    Args:
+        flock: the flock to steer.
+        margin: the clearance each boid tries to keep from obstacles (px, >= 0).
+    """
+
+    def __init__(self, flock: "Flock", margin: float = BODY_MARGIN) -> None:
+        super().__init__(flock)
+        self.margin = check.number("ObstacleSystem", "margin", margin, low=0.0)
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """Steer every boid around the obstacles ahead of it."""
+        flock = self.flock
+        store = flock.store
+        if len(store) == 0:
+            return
+        field = obstacle_field(flock)
+        if len(field) == 0:
+            return
+        avoid(
+            store.positions,
+            store.velocities,
+            store.species,
+            flock.species.params,
+            field.geometry,
+            self.margin,
+            store.accelerations,
+        )

@@ -1,0 +1,99 @@
+"""Drawn headings: arcade angles from velocities, smoothed apart from steering.
+
+A boid's velocity can swing a few degrees from step to step as neighbours come and go; drawn
+as is, a school shimmers. The drawn heading therefore follows the velocity heading through
+an exponential filter (a time constant per species), on the circle: the shortest way round,
+so 359° → 1° turns 2°, never 358° back. Everything here is vectorised numpy on arrays with one
+row per boid, and depends only on the fixed step, never on the display rate.
+"""
+
+import numpy as np
+import numpy.typing as npt
+
+from shoal.systems.core.store import FloatArray
+
+STILL_SPEED = 1e-6
+"""Speeds below this (px/s) have no heading: such boids keep their drawn angle (atan2(0, 0)
+would snap them to +x)."""
+
+
+def heading_degrees(velocities: FloatArray) -> FloatArray:
+    """arcade angles (clockwise degrees) that turn a sprite drawn facing +x to its velocity.
+
+    A boid's heading is atan2(vy, vx), counter-clockwise from +x; arcade 3's `Sprite.angle`
+    turns clockwise, hence the minus sign.
+    """
+    return np.degrees(-np.arctan2(velocities[:, 1], velocities[:, 0]))
+
+
+def still(velocities: FloatArray) -> npt.NDArray[np.bool_]:
+    """True for rows too slow to have a heading."""
+    vx, vy = velocities[:, 0], velocities[:, 1]
+    speed2: FloatArray = vx * vx + vy * vy  # ~4× faster than einsum on (n, 2)
+    return speed2 < STILL_SPEED * STILL_SPEED
+
+
+def wrap_degrees(angles: FloatArray) -> FloatArray:
+    """Angles in [-180, 180] (a new array)."""
+    # a - 360·rint(a/360): ~10× faster than numpy's floating-point modulo.
+    turns = np.rint(angles * (1.0 / 360.0))
+    turns *= 360.0
+    wrapped: FloatArray = angles - turns
+    return wrapped
+
+
+def turn_between(start: FloatArray, end: FloatArray) -> FloatArray:
+    """The shortest signed turn (degrees, in [-180, 180]) from `start` to `end`."""
+    return wrap_degrees(end - start)
+
+
+def blend_factors(dt: float, time_constants: FloatArray) -> FloatArray:
+    """Share of the remaining turn an exponential filter makes in one step of `dt` seconds.
+
+    A time constant of 0 (or less) means no smoothing: factor 1.
+    """
+    taus = np.asarray(time_constants, np.float64)
+    factors = np.ones_like(taus)
+    smooth = taus > 0.0
+    factors[smooth] = -np.expm1(-dt / taus[smooth])  # 1 - exp(-dt/tau), exact for small dt
+    return factors
+
+
+def smooth_headings(
+    drawn: FloatArray,
+    targets: FloatArray,
+    factors: FloatArray,
+    hold: npt.NDArray[np.bool_] | None = None,
+) -> FloatArray:
+    """Turn each drawn angle a share of the way to its target (one fixed step).
+
+    Args:
+        drawn: current drawn angles (degrees, any range).
+        targets: velocity headings (degrees).
+        factors: share of the turn made this step, per row (see `blend_factors`); 1 snaps.
+        hold: rows that keep their drawn angle (e.g. `still` boids).
+
+    Returns:
+        New drawn angles in [-180, 180].
+    """
+    turn = turn_between(drawn, targets)
+    turn *= factors
+    if hold is not None:
+        turn[hold] = 0.0
+    turn += drawn
+    return wrap_degrees(turn)
+
+
+def lerp_angles(start: FloatArray, end: FloatArray, alpha: float) -> FloatArray:
+    """Angles `alpha` of the way from `start` to `end`, turning the shortest way.
+
+    The result may leave [-180, 180] by up to 180° (arcade takes any angle).
+    """
+    if alpha >= 1.0:
+        return end
+    if alpha <= 0.0:
+        return start
+    turn = turn_between(start, end)
+    turn *= alpha
+    turn += start
+    return turn

@@ -1,0 +1,3 @@
+"""Stage 3, seeking: leaders, food, attractors, predator entities and wander
+(`system`: the processor; `kernel`: the compiled rules).
+"""

@@ -1,0 +1,275 @@
+"""The seeking kernel: each boid's reaction to leaders, food, attractors and predators.
+
+Phases per boid: leader (head back from afar, settle behind it, clear its path) → food
+(nearest sensed item: arrive at its edge) → attractors (arrive at their dead radius) →
+predators (evade with prediction; raises its alarm) → wander. Each term is clamped to the
+species' max force, weighted, and added to the boid's acceleration.
+"""
+
+import math
+
+import numba
+
+from shoal.systems.core.agents import BoolArray
+from shoal.systems.core.grid import wrap_offset
+from shoal.systems.core.maths import arrive, seek
+from shoal.systems.core.species_table import (
+    P_FEAR_RADIUS,
+    P_FLEE_WEIGHT,
+    P_FOLLOW_DISTANCE,
+    P_FOOD_RANGE,
+    P_FOOD_WEIGHT,
+    P_LEADER_CLEARANCE,
+    P_LEADER_RANGE,
+    P_LEADER_WEIGHT,
+    P_MAX_FORCE,
+    P_MAX_SPEED,
+    P_WANDER_WEIGHT,
+)
+from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.steering.kernel import MAX_PREDICTION
+
+# A follower in front of its leader, within the clearance lane and this many follow
+# distances ahead, steers out of the way (with twice the leader weight: it has priority).
+_LANE_LENGTH = 3.0
+_CLEAR_PRIORITY = 2.0
+
+
+@numba.njit(cache=True, error_model="numpy", parallel=True)
+def seek_agents(
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    wrap: bool,
+    width: float,
+    height: float,
+    leader_pos: FloatArray,
+    leader_vel: FloatArray,
+    leads: BoolArray,
+    food_pos: FloatArray,
+    food_radius: FloatArray,
+    feeds: BoolArray,
+    attractor_pos: FloatArray,
+    attractor_radius: FloatArray,
+    attractor_dead: FloatArray,
+    attractor_weight: FloatArray,
+    draws: BoolArray,
+    predator_pos: FloatArray,
+    predator_vel: FloatArray,
+    scares: BoolArray,
+    wander: FloatArray,
+    accelerations: FloatArray,
+    alarm: FloatArray,
+) -> None:
+    """Add every boid's seeking terms to `accelerations`; set `alarm` to 1 where it flees.
+
+    `leads[k, s]` (`feeds`, `draws`, `scares`) is True when agent k concerns species s.
+    """
+    inv_w = 1.0 / width if wrap else 0.0
+    inv_h = 1.0 / height if wrap else 0.0
+    for i in numba.prange(positions.shape[0]):
+        s = species[i]
+        x, y = positions[i, 0], positions[i, 1]
+        vx, vy = velocities[i, 0], velocities[i, 1]
+        max_speed = params[s, P_MAX_SPEED]
+        max_force = params[s, P_MAX_FORCE]
+        ax = ay = 0.0
+        # --- leader
+        weight = params[s, P_LEADER_WEIGHT]
+        k = _nearest(x, y, leader_pos, leads, s, width, height, inv_w, inv_h, math.inf)
+        if weight > 0.0 and k >= 0:
+            fx, fy = _follow(
+                params,
+                s,
+                x,
+                y,
+                vx,
+                vy,
+                leader_pos[k, 0],
+                leader_pos[k, 1],
+                leader_vel[k, 0],
+                leader_vel[k, 1],
+                width,
+                height,
+                inv_w,
+                inv_h,
+            )
+            ax += weight * fx
+            ay += weight * fy
+        # --- food: the nearest item it senses, stopping short at its edge
+        weight = params[s, P_FOOD_WEIGHT]
+        k = _nearest(x, y, food_pos, feeds, s, width, height, inv_w, inv_h, params[s, P_FOOD_RANGE])
+        if weight > 0.0 and k >= 0:
+            dx = wrap_offset(food_pos[k, 0] - x, width, inv_w)
+            dy = wrap_offset(food_pos[k, 1] - y, height, inv_h)
+            fx, fy = _arrive_at_edge(dx, dy, food_radius[k], vx, vy, max_speed, max_force)
+            ax += weight * fx
+            ay += weight * fy
+        # --- attractors: every one in range draws it, to its dead radius
+        for k in range(attractor_pos.shape[0]):
+            if not draws[k, s]:
+                continue
+            dx = wrap_offset(attractor_pos[k, 0] - x, width, inv_w)
+            dy = wrap_offset(attractor_pos[k, 1] - y, height, inv_h)
+            if dx * dx + dy * dy > attractor_radius[k] * attractor_radius[k]:
+                continue
+            fx, fy = _arrive_at_edge(dx, dy, attractor_dead[k], vx, vy, max_speed, max_force)
+            ax += weight * attractor_weight[k] * fx
+            ay += weight * attractor_weight[k] * fy
+        # --- predators: evade each one inside the fear radius
+        fx, fy, scared = _evade(
+            x,
+            y,
+            vx,
+            vy,
+            predator_pos,
+            predator_vel,
+            scares,
+            s,
+            params[s, P_FEAR_RADIUS],
+            max_speed,
+            width,
+            height,
+            inv_w,
+            inv_h,
+        )
+        if scared:
+            fx, fy = seek(fx, fy, vx, vy, max_speed, max_force)
+            ax += params[s, P_FLEE_WEIGHT] * fx
+            ay += params[s, P_FLEE_WEIGHT] * fy
+            alarm[i] = 1.0
+        # --- wander: steer towards a heading that drifts smoothly (see SeekingSystem)
+        weight = params[s, P_WANDER_WEIGHT]
+        if weight > 0.0 and (vx != 0.0 or vy != 0.0):
+            angle = math.atan2(vy, vx) + wander[i]
+            fx, fy = seek(math.cos(angle), math.sin(angle), vx, vy, max_speed, max_force)
+            ax += weight * fx
+            ay += weight * fy
+        accelerations[i, 0] += ax
+        accelerations[i, 1] += ay
+
+
+@numba.njit(cache=True, inline="always")
+def _nearest(
+    x: float,
+    y: float,
+    agent_pos: FloatArray,
+    concerns: BoolArray,
+    s: int,
+    width: float,
+    height: float,
+    inv_w: float,
+    inv_h: float,
+    reach: float,
+) -> int:
+    """Index of the nearest agent concerning species s within `reach`, or -1."""
+    best = -1
+    best_d2 = reach * reach
+    for k in range(agent_pos.shape[0]):
+        if not concerns[k, s]:
+            continue
+        dx = wrap_offset(agent_pos[k, 0] - x, width, inv_w)
+        dy = wrap_offset(agent_pos[k, 1] - y, height, inv_h)
+        d2 = dx * dx + dy * dy
+        if d2 <= best_d2:
+            best, best_d2 = k, d2
+    return best
+
+
+@numba.njit(cache=True, inline="always")
+def _arrive_at_edge(
+    dx: float, dy: float, edge: float, vx: float, vy: float, max_speed: float, max_force: float
+) -> tuple[float, float]:
+    """Arrival at the point `edge` short of offset (dx, dy): boids stop short of food."""
+    d = math.sqrt(dx * dx + dy * dy)
+    if d <= edge:
+        return 0.0, 0.0
+    scale = (d - edge) / d
+    return arrive(dx * scale, dy * scale, vx, vy, max_speed, max_force, max(edge, 1.0) * 3.0)
+
+
+@numba.njit(cache=True, inline="always")
+def _follow(
+    params: FloatArray,
+    s: int,
+    x: float,
+    y: float,
+    vx: float,
+    vy: float,
+    lx: float,
+    ly: float,
+    lvx: float,
+    lvy: float,
+    width: float,
+    height: float,
+    inv_w: float,
+    inv_h: float,
+) -> tuple[float, float]:
+    """Leader following: back from afar; else clear its lane, or settle behind it."""
+    max_speed = params[s, P_MAX_SPEED]
+    max_force = params[s, P_MAX_FORCE]
+    behind = params[s, P_FOLLOW_DISTANCE]
+    dx = wrap_offset(lx - x, width, inv_w)
+    dy = wrap_offset(ly - y, height, inv_h)
+    if dx * dx + dy * dy > params[s, P_LEADER_RANGE] ** 2:
+        return seek(dx, dy, vx, vy, max_speed, max_force)
+    leader_speed = math.sqrt(lvx * lvx + lvy * lvy)
+    if leader_speed == 0.0:  # no front or back: just stay near it
+        return _arrive_at_edge(dx, dy, behind, vx, vy, max_speed, max_force)
+    hx, hy = lvx / leader_speed, lvy / leader_speed
+    ahead = -(dx * hx + dy * hy)  # how far in front of the leader the boid is
+    side = -(dx * -hy + dy * hx)  # and to which side of its path (left > 0)
+    if 0.0 < ahead < _LANE_LENGTH * behind and abs(side) < params[s, P_LEADER_CLEARANCE]:
+        away = 1.0 if side >= 0.0 else -1.0
+        fx, fy = seek(-hy * away, hx * away, vx, vy, max_speed, max_force)
+        return _CLEAR_PRIORITY * fx, _CLEAR_PRIORITY * fy
+    # Settle at the point `behind` px behind the leader, matching its speed when there.
+    tx, ty = dx - hx * behind, dy - hy * behind
+    fx, fy = arrive(tx, ty, vx - lvx, vy - lvy, max_speed, max_force, max(behind, 1.0))
+    return fx, fy
+
+
+@numba.njit(cache=True, inline="always")
+def _evade(
+    x: float,
+    y: float,
+    vx: float,
+    vy: float,
+    predator_pos: FloatArray,
+    predator_vel: FloatArray,
+    scares: BoolArray,
+    s: int,
+    fear: float,
+    max_speed: float,
+    width: float,
+    height: float,
+    inv_w: float,
+    inv_h: float,
+) -> tuple[float, float, bool]:
+    """Sum of flight directions from the predators that scare species s within `fear`."""
+    fx = fy = 0.0
+    scared = False
+    for k in range(predator_pos.shape[0]):
+        if not scares[k, s]:
+            continue
+        dx = wrap_offset(predator_pos[k, 0] - x, width, inv_w)
+        dy = wrap_offset(predator_pos[k, 1] - y, height, inv_h)
+        d = math.sqrt(dx * dx + dy * dy)
+        if d >= fear:
+            continue
+        scared = True
+        pvx, pvy = predator_vel[k, 0], predator_vel[k, 1]
+        ahead = min(d / (max_speed + math.sqrt(pvx * pvx + pvy * pvy)), MAX_PREDICTION)
+        px, py = dx + pvx * ahead, dy + pvy * ahead  # where it will be
+        pd = math.sqrt(px * px + py * py)
+        if pd > 0.0:
+            fx -= px / pd * fear / pd
+            fy -= py / pd * fear / pd
+        elif d > 0.0:
+            fx -= dx / d
+            fy -= dy / d
+        else:  # on top of us: any way out
+            fx -= vx
+            fy -= vy
+    return fx, fy, scared
