@@ -19,7 +19,7 @@ from typing import NoReturn
 
 from shoal.game.level import Level, LevelError, level_names, load_level
 from shoal.game.presets import PRESETS
-from shoal.systems.core.flock import MAX_BOIDS  # arcade-free: safe before the headless decision
+from shoal.systems.core.config import MAX_BOIDS  # arcade-free: safe before the headless decision
 
 PROG = "shoal"
 

@@ -12,7 +12,7 @@ Quick use::
 """
 
 from shoal.systems.collision.system import CollisionSystem
-from shoal.systems.core.config import MAX_DT, MIN_DT, FlockConfig
+from shoal.systems.core.config import MAX_BOIDS, MAX_DT, MIN_DT, FlockConfig
 from shoal.systems.core.events import (
     BOID_EATEN,
     BOIDS_SPAWNED,
@@ -20,8 +20,9 @@ from shoal.systems.core.events import (
     FOOD_EATEN,
     LEADER_LOST,
 )
-from shoal.systems.core.flock import MAX_BOIDS, Flock
+from shoal.systems.core.flock import Flock
 from shoal.systems.core.species_table import RELATIONS
+from shoal.systems.core.step import Neighbours, Step
 from shoal.systems.install import (
     COLLISION_PRIORITY,
     LIFECYCLE_PRIORITY,
@@ -37,7 +38,7 @@ from shoal.systems.install import (
 )
 from shoal.systems.lifecycle.system import LifecycleSystem
 from shoal.systems.motion.system import MotionSystem
-from shoal.systems.neighbours.system import Neighbours, NeighbourSystem
+from shoal.systems.neighbours.system import NeighbourSystem
 from shoal.systems.obstacles.field import (
     ObstacleField,
     compile_field,
@@ -80,6 +81,7 @@ __all__ = [
     "ObstacleSystem",
     "SeekingSystem",
     "SteeringSystem",
+    "Step",
     "compile_field",
     "inside_obstacle",
     "install",

@@ -66,6 +66,7 @@ from shoal.systems import (
     ObstacleSystem,
     SeekingSystem,
     SteeringSystem,
+    Step,
     compile_field,
     debug_overlay,
     inside_obstacle,
@@ -77,6 +78,7 @@ from shoal.systems import (
     uninstall,
 )
 from shoal.systems.core.ecs import entities_with
+from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.render import (
     RenderSystem,
     SpeciesLook,
@@ -199,6 +201,17 @@ def _process(stage: type[Any]) -> Hostile:
         processor = esper.get_processor(stage)
         assert processor is not None
         processor.process(dt)
+        return None
+
+    return call
+
+
+def _run(stage: type[Any]) -> Hostile:
+    """Call the `run` of the scene's `stage` directly with the value as its step."""
+
+    def call(scene: Scene, step: object) -> object:
+        processor = esper.get_processor(stage) or scene.render
+        processor.run(step)
         return None
 
     return call
@@ -871,11 +884,37 @@ def event_and_step_cases() -> list[Case]:
     for stage in (*(cls for cls, _ in STAGES), RenderSystem):
         name = stage.__name__
         cases += sweep(
-            f"{name}.process",
+            "FlockProcessor.process",
             _process(stage),
             rf"{name}.process: dt = ",
-            {"dt NaN": NAN, "dt 1 s": 1.0},
+            {f"{name} dt NaN": NAN, f"{name} dt 1 s": 1.0},
         )
+    cases += sweep(
+        "FlockProcessor.process",
+        lambda s, v: s.render.process(v),
+        r"RenderSystem.process: dt = ",
+        {"dt NaN": NAN, "dt -1": -1.0},
+    )
+    for stage in (*(cls for cls, _ in STAGES), RenderSystem):
+        name = stage.__name__
+        cases += sweep(
+            f"{name}.run",
+            _run(stage),
+            rf"{name}.run: step = ",
+            {"a str": "x", "None": None, "a step of its own": Step(1, 0.01, 0)},
+        )
+    cases += sweep(
+        "FlockProcessor.run",
+        lambda s, v: FlockProcessor.run(s.render, v),
+        r"RenderSystem.run: step = ",
+        {"base run, a str": "x", "base run, None": None},
+    )
+    cases += sweep(
+        "Flock.begin_step",
+        lambda s, v: s.flock.begin_step(v),
+        r"begin_step: dt = ",
+        {"a str": "x", "NaN": NAN, "negative": -0.1, "too long": 1.0},
+    )
     step_length = lambda s, v: s.render.step_length(v)  # noqa: E731
     cases += sweep(
         "FlockProcessor.step_length",
@@ -1449,6 +1488,7 @@ NO_ARGUMENTS: dict[str, str] = {
     "Flock.velocities": "property",
     "Flock.entities": "property",
     "Flock.grid": "property",
+    "Flock.neighbours": "property",
     "Flock.sync": "reads the world, not the caller",
     "Flock.in_world": "a context manager of the flock's own world",
     "FlockConfig.wraps": "property",
@@ -1469,7 +1509,10 @@ NO_ARGUMENTS: dict[str, str] = {
 }
 
 # Records that shoal makes and hands out; nothing in shoal reads one that a caller built.
-RECORDS: dict[str, str] = {"DrawnFrame": "what RenderSystem.frame drew, returned to the caller"}
+RECORDS: dict[str, str] = {
+    "DrawnFrame": "what RenderSystem.frame drew, returned to the caller",
+    "Step": "made by Flock.begin_step; every stage's run refuses any other",
+}
 
 
 # --- the tests -----------------------------------------------------------------------------

@@ -1,10 +1,9 @@
 """The collision stage: the hard guarantee that no boid ends a step inside an obstacle."""
 
-from typing import Any
-
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.collision.kernel import push_out
 from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.step import Step
 from shoal.systems.obstacles.field import obstacle_field
 
 
@@ -24,8 +23,8 @@ class CollisionSystem(FlockProcessor):
 
     pushed: int = 0
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """Push the boids that ended this step inside an obstacle out of it."""
+    def run(self, step: Step) -> None:
+        """Moves the boids that ended this step inside an obstacle out of it."""
         flock = self.flock
         store, config = flock.store, flock.config
         self.pushed = 0

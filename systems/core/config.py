@@ -12,6 +12,28 @@ MIN_DT = 1e-6
 """The shortest step shoal takes, in seconds: a shorter one is taken as a pause (rates per
 second over a step of almost nothing would overflow)."""
 
+# Refuse spawns that would exhaust memory before allocating anything (~200 bytes a boid in
+# the store and neighbour lists, plus esper's own objects).
+MAX_BOIDS = 2_000_000
+"""The most boids a flock holds; larger spawns are refused before allocating."""
+
+
+def checked_dt(dt: float, owner: str = "step") -> float:
+    """`dt` as a float if it is a step length shoal can take, else a ValueError saying why.
+
+    A number in [0, MAX_DT]; 0 (or less than MIN_DT) is a paused step: the flock syncs with
+    the world and resolves overlaps, but nothing moves.
+    """
+    if isinstance(dt, bool) or not isinstance(dt, int | float):
+        raise ValueError(f"{owner}: dt = {dt!r} must be a number of seconds")
+    value = float(dt)
+    if not 0.0 <= value <= MAX_DT:  # also false for NaN
+        raise ValueError(
+            f"{owner}: dt = {dt!r} s must be in [0, {MAX_DT}] (a longer frame: step several "
+            "times with a fixed dt)"
+        )
+    return value if value >= MIN_DT else 0.0
+
 
 @dataclass(frozen=True, slots=True)
 class FlockConfig:

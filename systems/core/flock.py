@@ -13,19 +13,13 @@ import numpy.typing as npt
 
 from shoal.components import Boid, Position, Species, Velocity
 from shoal.components import arguments as check
-from shoal.systems.core.config import FlockConfig
+from shoal.systems.core.config import MAX_BOIDS, FlockConfig, checked_dt
 from shoal.systems.core.ecs import entities_with, in_world
 from shoal.systems.core.events import BOIDS_SPAWNED, EVENTS
 from shoal.systems.core.grid import Grid, build_grid, query_rows
-from shoal.systems.core.processor import checked_dt
 from shoal.systems.core.species_table import RELATIONS, SpeciesTable
+from shoal.systems.core.step import Neighbours, Step
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
-from shoal.systems.neighbours.system import Neighbours
-
-# Refuse spawns that would exhaust memory before allocating anything (~200 bytes a boid in
-# the store and neighbour lists, plus esper's own objects).
-MAX_BOIDS = 2_000_000
-"""The most boids a flock holds; larger spawns are refused before allocating."""
 
 # Every species costs a row and a column of the relation matrix and its own kernel work.
 MAX_SPECIES = 1000
@@ -47,7 +41,7 @@ class Flock:
         self.store = FlockStore()
         self.species = SpeciesTable()
         self.rng = np.random.default_rng(config.seed)
-        self.neighbours = Neighbours.none(0)
+        self.step_state = Step(0, 0.0, self.store.layout)
         self.steps = 0
         self._grid: Grid | None = None
         self._grid_version = -1
@@ -233,6 +227,11 @@ class Flock:
         rows = query_rows(self.grid, self.store.positions, x, y, radius)
         return self.store.entities[rows]
 
+    @property
+    def neighbours(self) -> Neighbours:
+        """Who each boid saw at the start of the last step (see `Neighbours`)."""
+        return self.step_state.neighbours
+
     def neighbours_of(self, entity: int) -> IntArray:
         """Entities that `entity` saw at the start of the last step (KeyError: not a boid)."""
         row = self._row("neighbours_of", entity)
@@ -268,13 +267,19 @@ class Flock:
 
         `dt` in [0, MAX_DT] seconds (0: a paused step), default `FlockConfig.dt`.
         """
-        if dt is not None and (isinstance(dt, bool) or not isinstance(dt, int | float)):
-            raise ValueError(f"step: dt = {dt!r} must be a number of seconds")
         with in_world(self.world):
             if dt is None:
                 esper.process()
             else:
                 esper.process(checked_dt(dt))
+
+    def begin_step(self, dt: float) -> Step:
+        """Begin a step of `dt` seconds (the first stage to run calls this): sync the store
+        with the esper world and hand the stages a fresh `Step`."""
+        dt = checked_dt(dt, "begin_step")
+        self.sync()
+        self.step_state = Step(self.step_state.number + 1, dt, self.store.layout)
+        return self.step_state
 
     # --- internals ---------------------------------------------------------------------
     def _check_room(self, owner: str, argument: str, count: int) -> None:

@@ -1,17 +1,16 @@
-"""FlockProcessor: the base of shoal's esper processors."""
+"""FlockProcessor: the base of shoal's esper processors (the stages)."""
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import esper
 import numba
 
 from shoal.components import arguments as check
-from shoal.systems.core.config import MAX_DT, MIN_DT
-
-if TYPE_CHECKING:
-    from shoal.systems.core.flock import Flock
+from shoal.systems.core.config import checked_dt
+from shoal.systems.core.flock import Flock
+from shoal.systems.core.step import Step
 
 PARALLEL_MIN_BOIDS = 4096
 """Below this many boids the kernels run on one thread: starting parallel work costs more
@@ -21,26 +20,53 @@ depend on the number of threads."""
 
 
 class FlockProcessor(esper.Processor):
-    """An esper processor that works on one flock.
+    """An esper processor that runs one stage of a flock's step.
 
-    esper passes the arguments of `esper.process(...)` to every processor. shoal's processors
-    read the step length from the first one when it is a number (arcade's `on_fixed_update`
-    gives it), else they use `FlockConfig.dt`. Other arguments are ignored, so a host can pass
-    its own.
+    esper calls `process(*args)` with the arguments of `esper.process(...)`. The first of the
+    flock's stages to run in an `esper.process` call begins the flock's next `Step` (a stage
+    that finds the current step already run by itself knows a new one has started): it reads
+    the step length from the first argument when that is a number (arcade's
+    `on_fixed_update` gives it), else uses `FlockConfig.dt`. Every stage then runs
+    `run(step)`. Other arguments are ignored, so a host can pass its own; a host may remove
+    any stage and the others still step.
     """
 
-    _process_name = "FlockProcessor.process"  # names the stage in a refused dt's message
-
-    def __init__(self, flock: "Flock") -> None:
-        from shoal.systems.core.flock import Flock  # flock.py imports this module
-
+    def __init__(self, flock: Flock) -> None:
         self.flock = check.instance(type(self).__name__, "flock", flock, Flock)
+        self._ran = 0  # the number of the last step this stage ran
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._process_name = f"{cls.__name__}.process"
-        if "process" in cls.__dict__:
-            cls.process = _threads_for_flock_size(cls.__dict__["process"])  # type: ignore[method-assign]
+        if "run" in cls.__dict__:
+            cls.run = _only_the_current_step(cls.__dict__["run"])  # type: ignore[method-assign]
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """Run this stage on the flock's current step, beginning it if it is new (esper
+        calls this)."""
+        flock = self.flock
+        step = flock.step_state
+        if self._ran >= step.number:
+            step = flock.begin_step(self.step_length(args))
+        elif args and check.is_number(args[0]) and args[0] != step.dt:
+            self._refuse_other_dt(args, step)
+        self._ran = step.number
+        if len(flock.store) >= PARALLEL_MIN_BOIDS:
+            self.run(step)
+            return
+        threads = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            self.run(step)
+        finally:
+            numba.set_num_threads(threads)
+
+    def run(self, step: Step) -> None:
+        """This stage's work on one step (each stage says what it reads and writes).
+
+        Raises:
+            ValueError: `step` is not the flock's current step (`flock.step_state`).
+        """
+        raise NotImplementedError
 
     def step_length(self, args: tuple[Any, ...]) -> float:
         """The dt of this step: `args[0]` if it is a number, else the configured dt.
@@ -52,36 +78,34 @@ class FlockProcessor(esper.Processor):
         if not isinstance(args, tuple):
             check.fail("step_length", "args", args, "must be the tuple of esper.process arguments")
         if args and isinstance(args[0], int | float) and not isinstance(args[0], bool):
-            return checked_dt(args[0], self._process_name)
+            return checked_dt(args[0], f"{type(self).__name__}.process")
         return self.flock.config.dt
 
+    def _refuse_other_dt(self, args: tuple[Any, ...], step: Step) -> None:
+        """A stage asked to run the current step with a dt of its own: refuse it (a bad dt
+        with the reason, a good one because the step has begun with another)."""
+        dt = self.step_length(args)
+        if dt != step.dt:
+            check.fail(
+                f"{type(self).__name__}.process", "dt", args[0],
+                f"differs from this step's dt = {step.dt!r} s (every stage of a step runs "
+                "with the dt of the stage that began it)",
+            )  # fmt: skip
 
-def checked_dt(dt: float, owner: str = "step") -> float:
-    """`dt` as a float if it is a step length shoal can take, else a ValueError saying why."""
-    value = float(dt)
-    if not 0.0 <= value <= MAX_DT:  # also false for NaN
-        raise ValueError(
-            f"{owner}: dt = {dt!r} s must be in [0, {MAX_DT}] (a longer frame: step several "
-            "times with a fixed dt)"
-        )
-    return value if value >= MIN_DT else 0.0
+
+def _only_the_current_step(run: Callable[[Any, Step], None]) -> Callable[[Any, Step], None]:
+    """Wrap a stage's `run` so that it refuses anything but its flock's current step."""
+
+    @functools.wraps(run)
+    def checked(self: FlockProcessor, step: Step) -> None:
+        if step is not self.flock.step_state:
+            check.fail(
+                f"{type(self).__name__}.run", "step", step,
+                "must be the flock's current step (flock.step_state)",
+            )  # fmt: skip
+        run(self, step)
+
+    return checked
 
 
-def _threads_for_flock_size(process: Callable[..., None]) -> Callable[..., None]:
-    """Wrap a stage's `process` so that it refuses a bad dt before it runs, and a small
-    flock's kernels run on one thread."""
-
-    @functools.wraps(process)
-    def sized(self: FlockProcessor, *args: Any, **kwargs: Any) -> None:
-        self.step_length(args)  # a bad dt is refused before any stage changes anything
-        if len(self.flock.store) >= PARALLEL_MIN_BOIDS:
-            process(self, *args, **kwargs)
-            return
-        threads = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            process(self, *args, **kwargs)
-        finally:
-            numba.set_num_threads(threads)
-
-    return sized
+FlockProcessor.run = _only_the_current_step(FlockProcessor.run)  # type: ignore[method-assign]

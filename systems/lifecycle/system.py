@@ -11,9 +11,9 @@ from shoal.systems.core.events import BOID_EATEN, FOOD_BITTEN, FOOD_EATEN
 from shoal.systems.core.grid import query_rows
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_CATCH_COOLDOWN, P_CATCH_RADIUS
+from shoal.systems.core.step import Step
 from shoal.systems.core.store import IntArray
 from shoal.systems.lifecycle.kernel import find_catches
-from shoal.systems.steering.system import SteeringSystem
 
 
 class LifecycleSystem(FlockProcessor):
@@ -28,9 +28,9 @@ class LifecycleSystem(FlockProcessor):
         super().__init__(*args, **kwargs)
         self._events: list[tuple[str, tuple[Any, ...]]] = []
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """Resolve this step's catches and bites, then fire their events."""
-        dt = self.step_length(args)
+    def run(self, step: Step) -> None:
+        """Reads `step.dt` and `step.targets`; removes caught boids and eaten food."""
+        dt = step.dt
         store = self.flock.store
         np.maximum(store.cooldown - dt, 0.0, out=store.cooldown)
         # Events wait until the flock is done changing: a handler may spawn or despawn boids,
@@ -38,7 +38,7 @@ class LifecycleSystem(FlockProcessor):
         self._events = []
         eaten: list[int] = []
         if len(store):
-            eaten += self._boid_catches()
+            eaten += self._boid_catches(step)
             eaten += self._predator_catches(dt, set(eaten))
             self._bites(set(eaten))
         self._move_food(dt)
@@ -48,16 +48,15 @@ class LifecycleSystem(FlockProcessor):
             esper.dispatch_event(name, *event_args)
 
     # --- catches ------------------------------------------------------------------------
-    def _boid_catches(self) -> list[int]:
+    def _boid_catches(self, step: Step) -> list[int]:
         """Rows caught by hunting boids (their chase targets from the steering stage)."""
         flock, store = self.flock, self.flock.store
-        steering = esper.get_processor(SteeringSystem)
-        if not isinstance(steering, SteeringSystem) or steering.targets_layout != store.layout:
+        if step.layout != store.layout or len(step.targets) != len(store):
             return []  # rows changed since steering chose its targets: none this step
         config = flock.config
         hunters, prey = find_catches(
             store.positions, store.species, flock.species.params, store.cooldown,
-            steering.targets, config.wraps, config.width, config.height,
+            step.targets, config.wraps, config.width, config.height,
         )  # fmt: skip
         for hunter, victim in zip(hunters.tolist(), prey.tolist(), strict=True):
             store.cooldown[hunter] = flock.species.params[store.species[hunter], P_CATCH_COOLDOWN]

@@ -1,9 +1,8 @@
 """The motion stage: integrate the accelerations and apply the world boundary."""
 
-from typing import Any
-
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.step import Step
 from shoal.systems.motion.kernel import move
 
 
@@ -13,8 +12,8 @@ class MotionSystem(FlockProcessor):
     The accelerations are those the earlier stages left in the store this step.
     """
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """Advance every boid by one fixed step."""
+    def run(self, step: Step) -> None:
+        """Moves every boid by `step.dt` (positions, velocities)."""
         flock = self.flock
         store, config = flock.store, flock.config
         if len(store) == 0:
@@ -25,7 +24,7 @@ class MotionSystem(FlockProcessor):
             store.accelerations,
             store.species,
             flock.species.params,
-            self.step_length(args),
+            step.dt,
             BOUNDARY_MODES.index(config.boundary),
             config.width,
             config.height,

@@ -1,13 +1,12 @@
 """The neighbour stage: rebuild the grid and list who each boid sees."""
 
-from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
 import numba
 import numpy as np
 
-from shoal.components import arguments as check
 from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.step import Neighbours, Step
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.neighbours.kernel import find_neighbours
 
@@ -20,87 +19,8 @@ _FIRST_GUESS_PER_BOID = 16.0
 _HEADROOM = 1.25
 
 
-@dataclass(frozen=True, slots=True)
-class Neighbours:
-    """Who each boid saw at the start of the last step, in slot order.
-
-    Slot k is store row `order[k]` (boids sorted by grid cell). The neighbours of slot k are
-    the slots `slots[start[k]:stop[k]]`, at offsets `dx`, `dy` (wrap-aware, from k to them)
-    and distance `dist`; the flat arrays have gaps between chunks. `slot_velocities` and
-    `slot_species` are the velocities and species in slot order when the neighbours were
-    found. Use `of(row)` for the rows seen by a store row. The arrays are reused: valid until
-    the next step.
-    """
-
-    order: IntArray
-    start: IntArray
-    stop: IntArray
-    slots: IntArray
-    dx: FloatArray
-    dy: FloatArray
-    dist: FloatArray
-    slot_velocities: FloatArray
-    slot_species: IntArray
-    _rank: IntArray = field(repr=False)
-
-    def __post_init__(self) -> None:
-        # Shapes only, in O(1): this runs every step (~1 µs), and the kernels index these.
-        try:
-            n, m = len(self.order), len(self.slots)
-            ok = (
-                self.order.shape == self.start.shape == self.stop.shape == (n,)
-                and self.slot_species.shape == self._rank.shape == (n,)
-                and self.slots.shape == self.dx.shape == self.dy.shape == self.dist.shape == (m,)
-                and self.slot_velocities.shape == (n, 2)
-            )
-        except (AttributeError, TypeError):
-            ok = False
-        if not ok:
-            _refuse(self)
-
-    @classmethod
-    def found(
-        cls,
-        order: IntArray,
-        start: IntArray,
-        stop: IntArray,
-        buffers: tuple[IntArray, FloatArray, FloatArray, FloatArray],
-        slot_velocities: FloatArray,
-        slot_species: IntArray,
-    ) -> "Neighbours":
-        """Wrap the kernel's output (computes the row -> slot map)."""
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        return cls(order, start, stop, *buffers, slot_velocities, slot_species, rank)
-
-    @classmethod
-    def none(cls, n: int = 0) -> "Neighbours":
-        """n boids that see nobody."""
-        from shoal.systems.core.flock import MAX_BOIDS  # flock.py imports this module
-
-        n = check.integer("Neighbours.none", "n", n, high=MAX_BOIDS)
-        empty = np.zeros(0)
-        zeros = np.zeros(n, np.int64)
-        buffers = (np.zeros(0, np.int64), empty, empty, empty)
-        order = np.arange(n, dtype=np.int64)
-        return cls.found(order, zeros, zeros, buffers, np.zeros((n, 2)), zeros)
-
-    def __len__(self) -> int:
-        return len(self.order)
-
-    def of(self, row: int) -> IntArray:
-        """Store rows seen by store `row` (nearest first when a cap applies)."""
-        k = self._rank[check.integer("Neighbours.of", "row", row, high=len(self.order) - 1)]
-        return self.order[self.slots[self.start[k] : self.stop[k]]]
-
-    @property
-    def counts(self) -> IntArray:
-        """Number of neighbours of each store row."""
-        return (self.stop - self.start)[self._rank]
-
-
 class NeighbourSystem(FlockProcessor):
-    """Stage 1: sync with the esper world, sort boids into the grid, find neighbours."""
+    """Stage 1: sort boids into the grid and find who each boid sees."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,11 +32,10 @@ class NeighbourSystem(FlockProcessor):
             np.zeros(0),
         )
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """Find every boid's neighbours for this step (stored as `flock.neighbours`)."""
-        flock = self.flock
-        flock.sync()
-        flock.neighbours = self.find() if len(flock.store) else Neighbours.none(0)
+    def run(self, step: Step) -> None:
+        """Writes `step.neighbours`: who each boid sees."""
+        if len(self.flock.store):
+            step.neighbours = self.find()
 
     def find(self) -> Neighbours:
         """Run the kernel; grow the regions that overflowed and rerun until none does."""
@@ -154,22 +73,6 @@ class NeighbourSystem(FlockProcessor):
             return
         size = int(size * _HEADROOM)
         self._buffers = (np.empty(size, np.int64), np.empty(size), np.empty(size), np.empty(size))
-
-
-def _refuse(neighbours: Neighbours) -> NoReturn:
-    """Raise a ValueError naming the first array of `neighbours` that has the wrong shape."""
-    n = len(neighbours.order) if np.ndim(neighbours.order) else 0
-    m = len(neighbours.slots) if np.ndim(neighbours.slots) else 0
-    shapes: dict[str, tuple[int, ...]] = dict.fromkeys(
-        ("order", "start", "stop", "slot_species", "_rank"), (n,)
-    )
-    shapes |= dict.fromkeys(("slots", "dx", "dy", "dist"), (m,))
-    shapes["slot_velocities"] = (n, 2)
-    for name, shape in shapes.items():
-        array = getattr(neighbours, name)
-        if not isinstance(array, np.ndarray) or array.shape != shape:
-            check.fail("Neighbours", name.lstrip("_"), array, f"must be an array of shape {shape}")
-    check.fail("Neighbours", "order", neighbours.order, "must be a 1-d array")
 
 
 def _chunks(cell_start: IntArray, n: int) -> IntArray:

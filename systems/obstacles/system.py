@@ -1,9 +1,10 @@
 """The obstacle stage: boids look ahead along their velocity and steer around obstacles."""
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from shoal.components import arguments as check
 from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.step import Step
 from shoal.systems.obstacles.avoid_kernel import avoid
 from shoal.systems.obstacles.field import obstacle_field
 
@@ -34,8 +35,8 @@ class ObstacleSystem(FlockProcessor):
         super().__init__(flock)
         self.margin = check.number("ObstacleSystem", "margin", margin, low=0.0)
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """Steer every boid around the obstacles ahead of it."""
+    def run(self, step: Step) -> None:
+        """Adds to the store's accelerations (from positions and velocities only)."""
         flock = self.flock
         store = flock.store
         if len(store) == 0:

@@ -10,13 +10,15 @@ Importing this module imports arcade: in headless programs set ``ARCADE_HEADLESS
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import arcade
 import numpy as np
 
 from shoal.components import arguments as check
-from shoal.systems.core.processor import FlockProcessor, checked_dt
+from shoal.systems.core.config import checked_dt
+from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.render.headings import blend_factors
 from shoal.systems.render.interpolation import DrawHistory, WorldSize
@@ -154,9 +156,10 @@ class RenderSystem(FlockProcessor):
             self._restyle(sprite, look)
 
     # --- the fixed step ------------------------------------------------------------------
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """Record this fixed step: positions, and headings turned towards the velocities."""
-        self.advance(self.step_length(args))
+    def run(self, step: Step) -> None:
+        """Record this fixed step (`step.dt`): positions, and headings turned towards the
+        velocities."""
+        self.advance(step.dt)
 
     def advance(self, dt: float) -> None:
         """Record the store as the latest fixed step, `dt` seconds after the previous one."""

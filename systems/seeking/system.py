@@ -12,6 +12,7 @@ from shoal.systems.core.ecs import entities_with
 from shoal.systems.core.events import LEADER_LOST
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_WANDER_RATE, P_WANDER_WEIGHT
+from shoal.systems.core.step import Step
 from shoal.systems.seeking.kernel import seek_agents
 
 # The wander angle is pulled back towards straight ahead with this time constant (s), so it
@@ -35,8 +36,8 @@ class SeekingSystem(FlockProcessor):
         table = self.flock.species
         self.leaders = self.food = self.attractors = self.predators = gather(Leader, table)
 
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        """Add every boid's seeking terms for this step."""
+    def run(self, step: Step) -> None:
+        """Adds to the store's accelerations; reads `step.dt` (wander drift)."""
         flock = self.flock
         table, store, config = flock.species, flock.store, flock.config
         self._report_lost_leaders()
@@ -46,7 +47,7 @@ class SeekingSystem(FlockProcessor):
         self.predators = gather(Predator, table)
         if len(store) == 0 or not (self._any_agents() or self._wanders()):
             return
-        self._drift_wander(self.step_length(args))
+        self._drift_wander(step.dt)
         seek_agents(
             store.positions, store.velocities, store.species, table.params, config.wraps,
             config.width, config.height,

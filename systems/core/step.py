@@ -1,0 +1,130 @@
+"""What one fixed step's stages hand on to each other: the `Step`, and who each boid saw.
+
+The first stage to run begins a step (`Flock.begin_step`); every later stage reads the
+step it began. Each stage's `run(step)` says in its docstring which fields it reads and
+writes, so the data flow is visible in one place: there is no other channel between stages.
+"""
+
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+import numpy as np
+
+from shoal.components import arguments as check
+from shoal.systems.core.config import MAX_BOIDS
+from shoal.systems.core.store import FloatArray, IntArray
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbours:
+    """Who each boid saw at the start of the last step, in slot order.
+
+    Slot k is store row `order[k]` (boids sorted by grid cell). The neighbours of slot k are
+    the slots `slots[start[k]:stop[k]]`, at offsets `dx`, `dy` (wrap-aware, from k to them)
+    and distance `dist`; the flat arrays have gaps between chunks. `slot_velocities` and
+    `slot_species` are the velocities and species in slot order when the neighbours were
+    found. Use `of(row)` for the rows seen by a store row. The arrays are reused: valid until
+    the next step.
+    """
+
+    order: IntArray
+    start: IntArray
+    stop: IntArray
+    slots: IntArray
+    dx: FloatArray
+    dy: FloatArray
+    dist: FloatArray
+    slot_velocities: FloatArray
+    slot_species: IntArray
+    _rank: IntArray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        # Shapes only, in O(1): this runs every step (~1 µs), and the kernels index these.
+        try:
+            n, m = len(self.order), len(self.slots)
+            ok = (
+                self.order.shape == self.start.shape == self.stop.shape == (n,)
+                and self.slot_species.shape == self._rank.shape == (n,)
+                and self.slots.shape == self.dx.shape == self.dy.shape == self.dist.shape == (m,)
+                and self.slot_velocities.shape == (n, 2)
+            )
+        except (AttributeError, TypeError):
+            ok = False
+        if not ok:
+            _refuse(self)
+
+    @classmethod
+    def found(
+        cls,
+        order: IntArray,
+        start: IntArray,
+        stop: IntArray,
+        buffers: tuple[IntArray, FloatArray, FloatArray, FloatArray],
+        slot_velocities: FloatArray,
+        slot_species: IntArray,
+    ) -> "Neighbours":
+        """Wrap the kernel's output (computes the row -> slot map)."""
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        return cls(order, start, stop, *buffers, slot_velocities, slot_species, rank)
+
+    @classmethod
+    def none(cls, n: int = 0) -> "Neighbours":
+        """n boids that see nobody."""
+        n = check.integer("Neighbours.none", "n", n, high=MAX_BOIDS)
+        empty = np.zeros(0)
+        zeros = np.zeros(n, np.int64)
+        buffers = (np.zeros(0, np.int64), empty, empty, empty)
+        order = np.arange(n, dtype=np.int64)
+        return cls.found(order, zeros, zeros, buffers, np.zeros((n, 2)), zeros)
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def of(self, row: int) -> IntArray:
+        """Store rows seen by store `row` (nearest first when a cap applies)."""
+        k = self._rank[check.integer("Neighbours.of", "row", row, high=len(self.order) - 1)]
+        return self.order[self.slots[self.start[k] : self.stop[k]]]
+
+    @property
+    def counts(self) -> IntArray:
+        """Number of neighbours of each store row."""
+        return (self.stop - self.start)[self._rank]
+
+
+@dataclass(slots=True)
+class Step:
+    """The shared state of one fixed step.
+
+    Attributes:
+        number: counts the flock's steps from 1 (0: before the first).
+        dt: the step's length in seconds (0 for a paused step); checked once, by the stage
+            that began it.
+        layout: `FlockStore.layout` when the step began: the row numbers below refer to it,
+            and are stale once boids are added or removed (see `current`).
+        neighbours: who each boid saw at the start of the step (neighbour stage).
+        targets: for each row, the row of the prey it chases this step, -1 for none (written
+            by the steering stage, read by the lifecycle stage to resolve catches).
+    """
+
+    number: int
+    dt: float
+    layout: int
+    neighbours: Neighbours = field(default_factory=Neighbours.none)
+    targets: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+
+def _refuse(neighbours: Neighbours) -> NoReturn:
+    """Raise a ValueError naming the first array of `neighbours` that has the wrong shape."""
+    n = len(neighbours.order) if np.ndim(neighbours.order) else 0
+    m = len(neighbours.slots) if np.ndim(neighbours.slots) else 0
+    shapes: dict[str, tuple[int, ...]] = dict.fromkeys(
+        ("order", "start", "stop", "slot_species", "_rank"), (n,)
+    )
+    shapes |= dict.fromkeys(("slots", "dx", "dy", "dist"), (m,))
+    shapes["slot_velocities"] = (n, 2)
+    for name, shape in shapes.items():
+        array = getattr(neighbours, name)
+        if not isinstance(array, np.ndarray) or array.shape != shape:
+            check.fail("Neighbours", name.lstrip("_"), array, f"must be an array of shape {shape}")
+    check.fail("Neighbours", "order", neighbours.order, "must be a 1-d array")
