@@ -100,11 +100,22 @@ def test_a_file_named_with_an_escape_sequence_is_named_safely(tmp_path: Path) ->
     assert "\\x1b[2Jbroken.tmj: not a Tiled map" in str(caught.value)
 
 
-def test_look_alike_layer_names_are_told_apart(tmp_path: Path) -> None:
-    doc = tiled_map()
-    doc["layers"][1]["name"] = "spawns\u200b"  # a zero-width space after the name
-    with pytest.raises(LevelError, match=r"layer spawns\\u200b: unknown object layer"):
+@pytest.mark.parametrize(
+    ("layer", "kind", "words"),
+    [
+        ("spawns\u200b", "rock", "layer spawns\\u200b: unknown object layer 'spawns\\u200b'"),
+        ("\u0455pawns", "rock", "unknown object layer '\\u0455pawns' (object layers are"),
+        ("obstacles", "\uff52ock", "class = '\\uff52ock' must be one of rock, plant"),
+    ],
+)
+def test_look_alike_words_are_told_apart(tmp_path: Path, layer: str, kind: str, words: str) -> None:
+    """A zero-width space, a Cyrillic s, a full-width r: the message shows them escaped."""
+    doc = tiled_map([tiled_object(3, kind, 10, 10, width=9, height=9)])
+    doc["layers"][0 if layer == "obstacles" else 1]["name"] = layer
+    with pytest.raises(LevelError) as caught:
         load_level(_write(tmp_path, doc))
+    check_message(str(caught.value))
+    assert words in str(caught.value)
 
 
 # --- the text of the file: whitespace, byte-order mark, keys, nesting, numbers --------------

@@ -16,7 +16,7 @@ from shoal.game.level.limits import (
     MAX_TEXT_CHARS,
     MAX_TIME_LIMIT,
 )
-from shoal.game.level.messages import Where, clip
+from shoal.game.level.messages import Where, clip, quote_word
 from shoal.game.level.model import (
     DEFAULT_BACKGROUND,
     OBSTACLES_LAYER,
@@ -84,7 +84,8 @@ def _background(checked: CheckedMap) -> tuple[int, int, int]:
 def _boundary(props: Mapping[str, object], where: Where) -> str:
     boundary = prop_text(props, "boundary", "contain", where)
     if boundary not in BOUNDARY_MODES:
-        where.fail("boundary", boundary, f"must be one of {', '.join(BOUNDARY_MODES)}")
+        modes = ", ".join(BOUNDARY_MODES)
+        where.fail("boundary", boundary, f"must be one of {modes}", word=True)
     return boundary
 
 
@@ -105,9 +106,8 @@ def _object_layers(layers: Iterable[TiledLayer], where: Where) -> dict[str, list
     for layer, offset in _flatten(layers, (0.0, 0.0)):
         here = where.at_layer(layer.name)
         if layer.name not in (OBSTACLES_LAYER, SPAWNS_LAYER):
-            raise here.error(
-                f"unknown object layer (object layers are {OBSTACLES_LAYER!r} and {SPAWNS_LAYER!r})"
-            )
+            known = f"object layers are {OBSTACLES_LAYER!r} and {SPAWNS_LAYER!r}"
+            raise here.error(f"unknown object layer {quote_word(layer.name)} ({known})")
         objects = found.setdefault(layer.name, [])
         objects.extend((here.at_object(o.id, o.name), o, offset) for o in layer.tiled_objects)
     if not found.get(SPAWNS_LAYER):

@@ -46,6 +46,15 @@ def quote(value: object) -> str:
     return clip(_VALUES.repr(value), _MAX_VALUE_CHARS)
 
 
+def quote_word(value: object) -> str:
+    """A word the loader looks for (a class, layer or property name) as a message quotes
+    it: like `quote`, but letters outside ASCII escaped too, so that a look-alike (a Cyrillic
+    s, a full-width r, a zero-width space) shows as what it is."""
+    if not isinstance(value, str):
+        return quote(value)
+    return clip(ascii(shorten(value, _MAX_VALUE_CHARS)), _MAX_VALUE_CHARS)
+
+
 def clip(text: str, limit: int) -> str:
     """The text, printable and at most about `limit` characters (the middle cut out)."""
     return shorten(printable(shorten(text, limit)), limit)
@@ -108,6 +117,8 @@ class Where:
             head = f"{head}: {', '.join(place)}"
         return LevelError(clip(f"{head}: {text}", MAX_MESSAGE_CHARS))
 
-    def fail(self, name: str, value: object, why: str) -> NoReturn:
-        """Raise the error ``<name> = <value> <why>``."""
-        raise self.error(f"{clip(name, _MAX_FIELD_CHARS)} = {quote(value)} {why}")
+    def fail(self, name: str, value: object, why: str, *, word: bool = False) -> NoReturn:
+        """Raise the error ``<name> = <value> <why>``; `word`: quote the value with
+        `quote_word` (it should have been one of the format's words)."""
+        shown = quote_word(value) if word else quote(value)
+        raise self.error(f"{clip(name, _MAX_FIELD_CHARS)} = {shown} {why}")

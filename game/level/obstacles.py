@@ -39,7 +39,7 @@ def read_obstacles(objects: Sequence[Located], frame: Frame) -> Iterator[tuple[i
         check_names(obj.properties, (), "property", here)
         kind = class_of(obj) or OBSTACLE_KINDS[0]
         if kind not in OBSTACLE_KINDS:
-            here.fail("class", kind, f"must be one of {', '.join(OBSTACLE_KINDS)}")
+            here.fail("class", kind, f"must be one of {', '.join(OBSTACLE_KINDS)}", word=True)
         # Counted before the shape is made: checking a polygon costs its vertices².
         vertices += _vertex_count(obj)
         if vertices > MAX_OBSTACLE_VERTICES:

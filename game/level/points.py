@@ -52,7 +52,7 @@ def place_points(objects: Sequence[Located], frame: Frame, where: Where) -> Plac
     for here, obj, offset in objects:
         kind = class_of(obj)
         if kind not in POINT_CLASSES:
-            here.fail("class", kind, f"must be one of {', '.join(POINT_CLASSES)}")
+            here.fail("class", kind, f"must be one of {', '.join(POINT_CLASSES)}", word=True)
         check_names(obj.properties, _POINT_PROPERTIES[kind], "property", here)
         tiled_xy, (x, y) = _point(obj, offset, frame, here)
         points.append((here, tiled_xy, (x, y)))

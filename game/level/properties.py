@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pytiled_parser import tiled_object as tiled
 
 from shoal.game.level.limits import MAX_TEXT_CHARS
-from shoal.game.level.messages import Where, quote
+from shoal.game.level.messages import Where, quote_word
 from shoal.game.level.schema import finite
 
 Properties = Mapping[str, object]
@@ -24,7 +24,7 @@ def check_names(props: Properties, allowed: Sequence[str], what: str, where: Whe
     for name in props:
         if name not in allowed:
             expected = ", ".join(allowed) if allowed else "none"
-            raise where.error(f"unknown {what} {quote(name)} (expected: {expected})")
+            raise where.error(f"unknown {what} {quote_word(name)} (expected: {expected})")
 
 
 def prop_text(props: Properties, name: str, default: str, where: Where) -> str:

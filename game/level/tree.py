@@ -119,7 +119,7 @@ class _Walk:
             return {**common, "layers": self.group(raw, here, depth)}
         if kind == "objectgroup":
             return {**common, "draworder": "topdown", "objects": self.objects(raw, here)}
-        here.fail("type", kind, "must be objectgroup, group, tilelayer or imagelayer")
+        here.fail("type", kind, "must be objectgroup, group, tilelayer or imagelayer", word=True)
 
     def group(self, raw: dict[str, Any], where: Where, depth: int) -> list[dict[str, Any]]:
         if depth >= MAX_GROUP_DEPTH:
