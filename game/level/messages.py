@@ -100,7 +100,8 @@ class Where:
 
     def at_object(self, ident: object, name: str) -> "Where":
         """The same layer, at the object with this id and name."""
-        shown = clip(str(ident), 24)
+        # An id is an int once checked; before, it may be anything (quote cuts as it goes).
+        shown = clip(str(ident), 24) if isinstance(ident, int) else quote(ident)
         if name:
             shown = f'{shown} "{clip(name, _MAX_NAME_CHARS)}"'
         return replace(self, obj=shown)
