@@ -1,0 +1,265 @@
+"""Hostile level files, by subject: what a file may hold in its text, names and templates,
+and what it costs to load and to play. Property tests (hypothesis) draw the files; the
+promise is `level_checks.check_refused_or_playable` (quick; refused in one short printable
+line, or played)."""
+
+import json
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import numba
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import shoal.game.level.templates as templates_module
+from shoal.game.level import (
+    MAX_FILE_BYTES,
+    MAX_FOOD,
+    MAX_OBSTACLE_VERTICES,
+    MAX_TEXT_CHARS,
+    MAX_TOTAL_FISH,
+    LevelError,
+    load_level,
+)
+from shoal.game.level.reading import read_json
+from shoal.game.tank import Tank
+
+from level_checks import DOCS, check_message, check_refused_or_playable
+from level_maps import point, tiled_map, tiled_object, write
+
+QUICK = settings(
+    max_examples=60,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+# Any text: control characters, escape sequences, bidi overrides, separators, lone
+# surrogates (json.dumps writes them as \ud800 escapes), very long runs.
+ANY_TEXT = st.one_of(
+    st.text(st.characters(codec=None, exclude_categories=()), max_size=50),
+    st.sampled_from(["\x1b[2J", "\x1b]0;x\x07", "\u202e", "\u2028", "\ud800", "\x00", "é" * 61]),
+    st.integers(1000, 100_000).map(lambda n: "\x1b" * n),
+)
+
+
+def _write(folder: Path, doc: dict[str, Any] | str, name: str = "test.tmj") -> Path:
+    return write(folder, doc, name)
+
+
+# --- text: names, titles, species, the file's own name ---------------------------------------
+@pytest.mark.fuzz
+@QUICK
+@given(text=ANY_TEXT, where=st.sampled_from(["object", "layer", "property", "template"]))
+def test_any_name_makes_a_short_printable_message(tmp_path: Path, text: str, where: str) -> None:
+    rock = tiled_object(3, "lava", 10, 10, width=9, height=9)
+    doc = tiled_map([rock])
+    if where == "object":
+        rock["name"] = text
+    elif where == "layer":
+        doc["layers"][0]["name"] = text or "x"
+    elif where == "property":
+        doc["properties"] = [{"name": text, "type": "string", "value": ""}]
+    else:
+        rock["template"] = text or "x"
+    path = _write(tmp_path, doc)
+    assert check_refused_or_playable(path) == "refused"
+
+
+@pytest.mark.fuzz
+@QUICK
+@given(text=ANY_TEXT, field=st.sampled_from(["title", "species"]))
+def test_a_shown_text_is_printable_and_short_or_refused(
+    tmp_path: Path, text: str, field: str
+) -> None:
+    props = {field: ("string", text)}
+    doc = tiled_map(props=props) if field == "title" else tiled_map(
+        spawns=[point(7, "spawn", 40, 40, count=("int", 3), **props)])  # fmt: skip
+    stripped = text.strip()
+    valid = bool(stripped) and stripped.isprintable() and len(stripped) <= MAX_TEXT_CHARS
+    try:
+        level = load_level(_write(tmp_path, doc))
+    except LevelError as error:
+        assert not valid, str(error)
+        check_message(str(error))
+        assert f"{field} = " in str(error)
+    else:
+        assert valid
+        assert (level.title if field == "title" else level.spawns[0].species) == stripped
+
+
+def test_a_file_named_with_an_escape_sequence_is_named_safely(tmp_path: Path) -> None:
+    path = _write(tmp_path, tiled_map(), "\x1b[31mred\x07.tmj")
+    assert load_level(path).title == "\\x1b[31mred\\x07"
+    with pytest.raises(LevelError) as caught:
+        load_level(_write(tmp_path, "[]", "\x1b[2Jbroken.tmj"))
+    check_message(str(caught.value))
+    assert "\\x1b[2Jbroken.tmj: not a Tiled map" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("layer", "kind", "words"),
+    [
+        ("spawns\u200b", "rock", "layer spawns\\u200b: unknown object layer 'spawns\\u200b'"),
+        ("\u0455pawns", "rock", "unknown object layer '\\u0455pawns' (object layers are"),
+        ("obstacles", "\uff52ock", "class = '\\uff52ock' must be one of rock, plant"),
+    ],
+)
+def test_look_alike_words_are_told_apart(tmp_path: Path, layer: str, kind: str, words: str) -> None:
+    """A zero-width space, a Cyrillic s, a full-width r: the message shows them escaped."""
+    doc = tiled_map([tiled_object(3, kind, 10, 10, width=9, height=9)])
+    doc["layers"][0 if layer == "obstacles" else 1]["name"] = layer
+    with pytest.raises(LevelError) as caught:
+        load_level(_write(tmp_path, doc))
+    check_message(str(caught.value))
+    assert words in str(caught.value)
+
+
+# --- the text of the file: whitespace, byte-order mark, keys, nesting, numbers --------------
+@pytest.mark.fuzz
+@QUICK
+@given(
+    before=st.text(" \t\r\n", max_size=8),
+    after=st.text(" \t\r\n", max_size=8),
+    bom=st.booleans(),
+)
+def test_json_whitespace_and_a_bom_around_a_map_change_nothing(
+    tmp_path: Path, before: str, after: str, bom: bool
+) -> None:
+    text = ("\ufeff" if bom else "") + before + json.dumps(tiled_map()) + after
+    assert load_level(_write(tmp_path, text)) .spawns == load_level(
+        _write(tmp_path, tiled_map(), "plain.tmj")).spawns  # fmt: skip
+
+
+@pytest.mark.fuzz
+@QUICK
+@given(depth=st.integers(1, 200_000), kind=st.sampled_from(["[]", "{}"]))
+def test_deep_nesting_anywhere_is_refused_or_read(tmp_path: Path, depth: int, kind: str) -> None:
+    opening, closing = kind[0] * depth, kind[1] * depth
+    nested = opening.replace("{", '{"a":') + "0" + closing
+    doc = json.dumps(tiled_map()).replace('"tilesets": []', f'"tilesets": [{nested}]')
+    path = _write(tmp_path, doc[: MAX_FILE_BYTES - 1])
+    check_refused_or_playable(path)
+
+
+JSON_NUMBERS = st.from_regex(
+    r"-?(0|[1-9][0-9]{0,1200})(\.[0-9]{1,30})?([eE][+-]?[0-9]{1,5})?", fullmatch=True
+)
+
+
+@pytest.mark.fuzz
+@QUICK
+@given(token=JSON_NUMBERS, key=st.sampled_from(["x", "y", "width", "rotation", "value", "id"]))
+def test_any_json_number_anywhere_is_refused_or_played(
+    tmp_path: Path, token: str, key: str
+) -> None:
+    rock = tiled_object(3, "rock", 250, 200, width=9, height=9)
+    doc = json.dumps(tiled_map([rock], props={"order": ("int", 12345)}))
+    old = {"x": "250", "y": "200", "width": "9", "rotation": "0", "value": "12345", "id": "3"}
+    marker = f'"{key}": {old[key]}'
+    changed = doc.replace(marker, f'"{key}": {token}', 1)
+    assert changed != doc or token == old[key]
+    check_refused_or_playable(_write(tmp_path, changed))
+
+
+# --- templates --------------------------------------------------------------------------------
+def test_a_template_used_thousands_of_times_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[Path] = []
+
+    def counting_read(path: Path, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        reads.append(path)
+        return read_json(path, *args, **kwargs)
+
+    monkeypatch.setattr(templates_module, "read_json", counting_read)
+    rock = {"name": "r" * 60_000, "type": "rock", "width": 2, "height": 2, "rotation": 0}
+    (tmp_path / "rock.tj").write_text(json.dumps({"object": {**rock, "visible": True}}))
+    placed = [{"id": k, "template": "rock.tj", "x": k % 300, "y": 9} for k in range(1, 4000)]
+    start = time.perf_counter()
+    with pytest.raises(LevelError, match="vertices = 2052 of the obstacles up to this one"):
+        load_level(_write(tmp_path, tiled_map(placed)))
+    assert time.perf_counter() - start < 1.0
+    assert reads == [tmp_path / "rock.tj"]
+
+
+# --- cost: loading at the limits, and playing -------------------------------------------------
+def _at_the_limits() -> dict[str, Any]:
+    """A valid map at the object, vertex, fish and food limits: 512 rocks of 4 vertices,
+    MAX_FOOD food points, fish and sharks up to MAX_TOTAL_FISH, spread out."""
+    rocks = [tiled_object(k, "rock", 4 + k % 32 * 10, 4 + k // 32 * 10, width=3, height=3)
+             for k in range(1, MAX_OBSTACLE_VERTICES // 4 + 1)]  # fmt: skip
+    food = [point(1000 + k, "food", 8 + k % 20 * 15, 8 + k // 20 * 20) for k in range(MAX_FOOD)]
+    sharks = [point(2000 + k, "shark", 9 + k % 50 * 6, 9 + k // 50 * 40) for k in range(200)]
+    school = point(999, "spawn", 160, 128, count=("int", MAX_TOTAL_FISH - 200),
+                   radius=("float", 150))  # fmt: skip
+    return tiled_map(rocks, [school, *food, *sharks], props={"food_to_eat": ("int", 99999)})
+
+
+def test_a_map_at_every_limit_loads_quickly_and_small(tmp_path: Path) -> None:
+    path = _write(tmp_path, _at_the_limits())
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        level = load_level(path)
+        took, peak = time.perf_counter() - start, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (len(level.obstacles), len(level.food), len(level.sharks)) == (512, MAX_FOOD, 200)
+    assert took < 1.0 and peak < 40_000_000
+
+
+def test_a_map_at_every_limit_plays_at_the_cost_of_its_fish(tmp_path: Path) -> None:
+    """Food and obstacles at their limits add little to what the fish and sharks cost: the
+    median step (CPU time on one thread) within 3 ms and 50 % of the same boids alone
+    (measured: 2.5 ms against 1.3 ms)."""
+    doc = _at_the_limits()
+    full = load_level(_write(tmp_path, doc))
+    boids = [o for o in doc["layers"][1]["objects"] if o["type"] in ("spawn", "shark")]
+    bare = load_level(_write(tmp_path, tiled_map(spawns=boids), "boids.tmj"))
+    full_step, bare_step = _median_step(full), _median_step(bare)
+    assert full_step < 1.5 * bare_step + 3e-3, (full_step, bare_step)
+
+
+def _median_step(level: Any, steps: int = 60) -> float:
+    # One thread: process time then counts work, not the other threads' waiting.
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    tank = Tank(level, seed=0)
+    try:
+        for _ in range(5):
+            tank.step()
+        times = []
+        for _ in range(steps):
+            start = time.process_time()
+            tank.step()
+            times.append(time.process_time() - start)
+    finally:
+        tank.close()
+        numba.set_num_threads(threads)
+    return sorted(times)[steps // 2]
+
+
+def test_the_worst_files_load_in_bounded_time_and_memory(tmp_path: Path) -> None:
+    """1 MiB files of the shapes that cost the most per byte: tiny JSON objects, numbers,
+    properties, objects; each refused or read in well under a second and 40 MB."""
+    reef = json.dumps(DOCS["reef.tmj"])
+    room = MAX_FILE_BYTES - len(reef) - 100
+    fills = {
+        "empty objects": "[" + ",".join(["{}"] * (room // 3)) + "]",
+        "numbers": "[" + ",".join(["0.5"] * (room // 4)) + "]",
+        "deep lists": "[" * 900 + "]" * 900,
+    }
+    for name, fill in fills.items():
+        path = _write(tmp_path, reef.replace('"tilesets": []', f'"tilesets": {fill}'), "w.tmj")
+        tracemalloc.start()
+        start = time.perf_counter()
+        try:
+            check_refused_or_playable(path)
+            took, peak = time.perf_counter() - start, tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert took < 1.5 and peak < 40_000_000, (name, took, peak)
