@@ -91,7 +91,7 @@ def window() -> Iterator[arcade.Window]:
 
 def make_view(level_name: str = "") -> TankView:
     level = load_level(level_name or level_names()[0])
-    return TankView(level, lambda lv: Tank(lv, seed=2))
+    return TankView(level, lambda lv: Tank(lv, seed=2), intro=False)
 
 
 def test_the_leader_swims_to_the_mouse_without_teleporting(window: arcade.Window) -> None:
@@ -120,7 +120,7 @@ def test_reloading_a_broken_level_keeps_the_current_one(window: arcade.Window, t
     source = load_level(level_names()[0]).path
     copy = tmp_path / "copy.tmj"
     copy.write_text(source.read_text())
-    view = TankView(load_level(copy), lambda lv: Tank(lv, seed=2))
+    view = TankView(load_level(copy), lambda lv: Tank(lv, seed=2), intro=False)
     window.show_view(view)
     for _ in range(30):
         view.step()
@@ -164,17 +164,14 @@ def test_d_toggles_the_overlay_and_a_click_explains_a_fish(window: arcade.Window
     view.tank.close()
 
 
-def test_on_draw_interpolates_at_the_fixed_clock_fraction(
-    window: arcade.Window, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from shoal.game import tank_view
-
+def test_on_draw_interpolates_at_the_step_clock_fraction(window: arcade.Window) -> None:
     view = make_view()
     window.show_view(view)
-    monkeypatch.setattr(tank_view, "fixed_fraction", lambda: 0.25)
-    view.on_fixed_update(DT)
+    view.on_update(DT * 1.25)  # one step due, a quarter of the next
+    assert view.steps_taken == 1
     view.on_draw()
-    assert view.render.last_frame is not None and view.render.last_frame.alpha == 0.25
+    assert view.render.last_frame is not None
+    assert view.render.last_frame.alpha == pytest.approx(0.25)
     view.interpolate = False
     view.on_draw()
     assert view.render.last_frame.alpha == 1.0
