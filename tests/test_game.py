@@ -62,16 +62,43 @@ def test_headless_run_writes_a_screenshot_and_stats(tmp_path: Path) -> None:
     "args",
     [
         ["--fish", "-3"],
+        ["--fish", "2001"],
+        ["--fish", "2000000"],
+        ["--fish", "1" * 400],
+        ["--frames", "1e9"],
         ["--level", "no-such-level"],
         ["--preset", "chaos"],
         ["--screenshot", "out.jpg"],
+        ["--screenshot", "a-folder.png"],
+        ["--stats", "a-folder.json"],
+        ["--screenshot", "/proc/shoal.png"],
+        ["--stats", "/sys/shoal.json"],
+        ["--screenshot", "full.png"],
     ],
 )
-def test_user_mistakes_exit_2_with_one_line(args: list[str], tmp_path: Path) -> None:
+def test_user_mistakes_exit_2_with_one_line_before_the_run(args: list[str], tmp_path: Path
+                                                           ) -> None:  # fmt: skip
+    (tmp_path / "a-folder.png").mkdir()
+    (tmp_path / "a-folder.json").mkdir()
+    (tmp_path / "full.png").symlink_to("/dev/full")  # a full disk
     done = game(*args, "--headless", "--frames", "1", cwd=tmp_path)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+    assert len(done.stderr) < 200
+    assert "kernels" not in done.stdout  # refused before anything ran
+
+
+def test_too_many_fish_names_the_limit(tmp_path: Path) -> None:
+    done = game("--fish", "5000", "--headless", cwd=tmp_path)
+    assert "0..2,000" in done.stderr and "smoothly" in done.stderr
+
+
+def test_a_one_step_run_says_one_step_and_stays_quiet(tmp_path: Path) -> None:
+    done = game("--headless", "--frames", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ": 1 step (" in done.stdout
+    assert done.stderr == ""  # no audio-library noise, no warnings
 
 
 def test_a_broken_level_file_is_named(tmp_path: Path) -> None:
