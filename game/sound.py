@@ -97,9 +97,9 @@ class Sounds:
 def _driver_plays() -> bool:
     """Whether pyglet's audio driver (opened when arcade was imported) can make sound."""
     try:
-        from pyglet.media.drivers import get_audio_driver
-        from pyglet.media.drivers.silent import SilentDriver
+        import pyglet.media.drivers as drivers
+
+        driver = drivers.get_audio_driver()  # type: ignore[no-untyped-call]
     except Exception:
         return False
-    driver = get_audio_driver()
-    return driver is not None and not isinstance(driver, SilentDriver)
+    return driver is not None and type(driver).__name__ != "SilentDriver"
