@@ -199,15 +199,21 @@ class TankView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         """Run the fixed steps due (a bounded number: the window always gets to draw)."""
-        if self._waiting or self.finished or self.tank.status != "playing":
+        playing = self.tank.status == "playing"
+        if self.frames is not None and (self.steps_taken >= self.frames or not playing):
+            self.finish()  # a scripted run: its steps are done, or its level is
             return
-        if self.clock.tick(delta_time, self.step) and not self.clock.paused:
+        if self._waiting or self.finished or not playing:
+            return
+        if self.clock.tick(delta_time, self._step_unless_done) and not self.clock.paused:
             now = time.perf_counter()
             self._step_times = [t for t in self._step_times if t > now - 1.0]
             fps = arcade.get_fps() if arcade.timings_enabled() else None
             self.hud.measure(now, fps, self.sim_ms, len(self._step_times))
-        if self.frames is not None and self.steps_taken >= self.frames:
-            self.finish()
+
+    def _step_unless_done(self) -> None:
+        if self.frames is None or self.steps_taken < self.frames:
+            self.step()
 
     def finish(self) -> None:
         """Save the screenshot if asked (while the window still has its OpenGL context),
