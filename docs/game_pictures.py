@@ -36,7 +36,7 @@ def play(view: TankView, seconds: float) -> None:
     """Run the view's own clock for `seconds` of 60 Hz frames (the readout as measured)."""
     for _ in range(round(seconds / DT)):
         view.on_update(DT)
-    view.hud.measure(1e9, 60.0, view.sim_ms, 60)
+    view.hud.measure(1e9, 60.0, view.sim_ms)
 
 
 def main() -> None:

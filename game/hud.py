@@ -39,16 +39,19 @@ class Hud:
         """Show `message` at the bottom for a few seconds (a screenshot saved, muted...)."""
         self._notice, self._notice_until = message, now + NOTICE_SECONDS
 
-    def measure(self, now: float, fps: float | None, step_ms: float, steps: int) -> None:
-        """Update the speed readout (at most every READOUT_EVERY s). `fps` None: not
-        measured (headless); `steps`: fixed steps a second the game managed lately."""
-        if now - self._readout_at < READOUT_EVERY:
-            return
+    def due(self, now: float) -> bool:
+        """Whether the speed readout may change now (at most every READOUT_EVERY s)."""
+        return now - self._readout_at >= READOUT_EVERY
+
+    def measure(self, now: float, fps: float | None, step_ms: float,
+                slowed_to: int | None = None) -> None:  # fmt: skip
+        """Update the speed readout. `fps` None: not measured (headless); `slowed_to`: the
+        steps a second the game managed when it had to slow game time down (else None)."""
         self._readout_at = now
         shown = [] if fps is None else [f"{fps:.0f} fps"]
         shown.append(f"step {step_ms:.1f} ms")
-        if fps is not None and steps < 57:  # the simulation cannot keep up: time slows
-            shown.append(f"slowed to {steps}/60 steps a second")
+        if slowed_to is not None:
+            shown.append(f"slowed to {slowed_to}/60 steps a second")
         self.readout = "  ".join(shown)
 
     def items(self, tank: Tank) -> list[tuple[str, arcade.types.Color]]:

@@ -43,26 +43,26 @@ def writable_problem(path: Path) -> str:
     permissions and full disks). An existing file is not changed.
     """
     if path.is_dir():
-        return f"{path} is a folder, not a file"
+        return f"{shown(path)} is a folder, not a file"
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
-        return f"{path} is not a regular file"
+        return f"{shown(path)} is not a regular file"
     folder = path.parent
     if not folder.is_dir():
-        return f"folder {folder} does not exist"
+        return f"folder {shown(folder)} does not exist"
     if path.exists() and not os.access(path, os.W_OK):
-        return f"cannot write {path}: permission denied"
+        return f"cannot write {shown(path)}: permission denied"
     probe = folder / f".{path.name}.{os.getpid()}.shoal-probe"
     try:
         file = open(probe, "xb")  # noqa: SIM115 (closed below, then removed)
     except OSError as error:
-        return f"cannot write in {folder}: {_why(error)}"
+        return f"cannot write in {shown(folder)}: {_why(error)}"
     try:
         with file:
             file.write(PROBE)
             file.flush()
             os.fsync(file.fileno())
     except OSError as error:
-        return f"cannot write in {folder}: {_why(error)}"
+        return f"cannot write in {shown(folder)}: {_why(error)}"
     finally:
         probe.unlink(missing_ok=True)
     return ""
@@ -75,9 +75,14 @@ def save_image(image: Image.Image, path: Path) -> str:
         path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path, format="PNG")
     except OSError as error:
-        return f"cannot save the screenshot to {path}: {_why(error)}"
-    print(f"shoal: screenshot saved to {path.resolve()}")
+        return f"cannot save the screenshot to {shown(path)}: {_why(error)}"
+    print(f"shoal: screenshot saved to {shown(path.resolve())}")
     return ""
+
+
+def shown(path: Path) -> str:
+    """`path` for a message: control characters (terminal escapes) written as escapes."""
+    return repr(str(path))[1:-1] if not str(path).isprintable() else str(path)
 
 
 def _why(error: OSError) -> str:

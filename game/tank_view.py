@@ -13,6 +13,7 @@ import dataclasses
 import json
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +27,7 @@ from shoal.game.cards import Card, TextCache, draw_card
 from shoal.game.clock import StepClock
 from shoal.game.hud import Hud
 from shoal.game.level import Level, LevelError, level_names, load_level
-from shoal.game.outputs import numbered_screenshot, save_image
+from shoal.game.outputs import numbered_screenshot, save_image, shown
 from shoal.game.records import Records, Result
 from shoal.game.scenery import draw_food, leader_sprite, scenery
 from shoal.game.sound import Sounds
@@ -94,10 +95,13 @@ class TankView(arcade.View):
         self.results: dict[str, Result] = {}
         self.finished = False  # the finish card is up
         self.panel: TuningPanel | None = None
+        # When the latest steps started (enough for a second at 60 Hz and more), and the
+        # clock's dropped time at the last readout: together they say if time slowed.
+        self._step_times: deque[float] = deque(maxlen=120)
+        self._dropped_seen = 0.0
         self.level = level
         self.tank = make_tank(level)
         self._build_view_of_tank()
-        self._step_times: list[float] = []
 
     # --- levels --------------------------------------------------------------------------
     @property
@@ -172,6 +176,7 @@ class TankView(arcade.View):
         self.background_color = arcade.types.Color(*self.level.background)
         self.clock.reset()
         self.clock.paused = False
+        self._step_times.clear()
         self._waiting = self.intro
         self._ended = False
         self.on_resize(self.window.width, self.window.height)
@@ -205,11 +210,14 @@ class TankView(arcade.View):
             return
         if self._waiting or self.finished or not playing:
             return
-        if self.clock.tick(delta_time, self._step_unless_done) and not self.clock.paused:
-            now = time.perf_counter()
-            self._step_times = [t for t in self._step_times if t > now - 1.0]
+        ran = self.clock.tick(delta_time, self._step_unless_done)
+        now = time.perf_counter()
+        if ran and self.hud.due(now):
             fps = arcade.get_fps() if arcade.timings_enabled() else None
-            self.hud.measure(now, fps, self.sim_ms, len(self._step_times))
+            slowed = self.clock.dropped > self._dropped_seen
+            self._dropped_seen = self.clock.dropped
+            lately = sum(t > now - 1.0 for t in self._step_times)
+            self.hud.measure(now, fps, self.sim_ms, lately if slowed else None)
 
     def _step_unless_done(self) -> None:
         if self.frames is None or self.steps_taken < self.frames:
@@ -378,7 +386,7 @@ class TankView(arcade.View):
         if problem:
             self.hud.notify(problem, now)
         else:
-            self.hud.notify(f"Screenshot saved: {path}", now)
+            self.hud.notify(f"Screenshot saved: {shown(path)}", now)
 
     def _toggle_pause(self) -> None:
         if self.tank.status == "playing":
@@ -421,6 +429,6 @@ class TankView(arcade.View):
         try:
             self.stats_path.write_text(json.dumps(records, indent=1))
         except OSError as error:
-            return f"cannot write the stats to {self.stats_path}: {error.strerror or error}"
-        print(f"shoal: stats written to {self.stats_path.resolve()}")
+            return f"cannot write the stats to {shown(self.stats_path)}: {error.strerror or error}"
+        print(f"shoal: stats written to {shown(self.stats_path.resolve())}")
         return ""

@@ -138,6 +138,16 @@ def test_the_leader_and_food_are_drawn_between_steps(window: arcade.Window) -> N
     tank.close()
 
 
+def test_the_hud_says_when_game_time_slows_down(window: arcade.Window) -> None:
+    view = view_of(window)
+    view.on_update(DT)
+    assert "slowed" not in view.hud.readout  # the first second is not "slow"
+    view.hud._readout_at = -1e9
+    view.on_update(1.0)  # a frame far too long: steps dropped
+    assert "slowed to" in view.hud.readout
+    view.tank.close()
+
+
 def test_headless_hud_shows_no_fps_it_did_not_measure(window: arcade.Window) -> None:
     view = view_of(window)
     view.step()

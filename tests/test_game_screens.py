@@ -153,7 +153,7 @@ def test_the_hud_fits_the_window(window: arcade.Window, size: tuple[int, int]) -
     view = view_of(window, "caves")
     view.tank.mark_practice("fish changed with the panel")
     hud = Hud()
-    hud.measure(0.0, 59.0, 12.5, 30)  # everything it can show
+    hud.measure(0.0, 59.0, 12.5, 30)  # everything it can show (slowed down too)
     hud.draw(view.tank, width, height, 0.0)
     labels = [label for key, (_, label) in hud.texts._texts.items() if key.startswith("status")]
     assert len(labels) == len(hud.items(view.tank))
@@ -196,6 +196,11 @@ def test_output_checks_name_the_problem(tmp_path: Path) -> None:
     assert "not a regular file" in outputs.writable_problem(full)
     assert "cannot write in /proc" in outputs.writable_problem(Path("/proc/x.png"))
     assert "does not exist" in outputs.writable_problem(tmp_path / "no" / "x.png")
+    escape = tmp_path / "e\x1b[31m.png"  # a terminal escape in the name
+    escape.mkdir()
+    assert "\x1b" not in outputs.writable_problem(escape)
+    assert "e\\x1b[31m.png is a folder" in outputs.writable_problem(escape)
+    escape.rmdir()
     fine = tmp_path / "x.png"
     assert outputs.writable_problem(fine) == "" and not fine.exists()
     assert sorted(tmp_path.iterdir()) == sorted([folder, full])  # the probe is gone
