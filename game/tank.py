@@ -176,9 +176,9 @@ class Tank:
                 esper.add_processor(CurrentSystem(flock, level.current), SEEKING_PRIORITY - 50)
             esper.add_processor(OpenWaterSystem(flock, "shark"), SEEKING_PRIORITY - 60)
         for spawn, count in zip(level.spawns, _spread(fish, level), strict=True):
+            centre, radius = _spawn_disc(level, spawn, count)
             flock.scatter("fish" if spawn.species not in flock.species else spawn.species,
-                          count, centre=(spawn.x, spawn.y),
-                          radius=_spawn_radius(level, spawn, count))  # fmt: skip
+                          count, centre=centre, radius=radius)  # fmt: skip
         if level.sharks:
             flock.spawn("shark", np.asarray(level.sharks, float))
 
@@ -364,13 +364,19 @@ def _scaled_goal(level: Level, fish: int | None) -> Goal:
     return replace(goal, min_fish=min(fish, math.ceil(goal.min_fish * fish / usual)))
 
 
-def _spawn_radius(level: Level, spawn: SpawnPoint, count: int) -> float:
-    """The spawn's disc, grown for a bigger school so that it starts as dense as the level
-    meant (2,000 fish in a disc made for 60 would start 2 px apart), but kept in the tank."""
+def _spawn_disc(level: Level, spawn: SpawnPoint, count: int
+                ) -> tuple[tuple[float, float], float]:  # fmt: skip
+    """Where `count` fish of `spawn` start: its own disc, or for a bigger school a disc
+    grown to keep the density the level meant (2,000 fish in a disc made for 60 would
+    start 2 px apart), moved away from the walls as far as it must to fit in the tank."""
     if count <= spawn.count or spawn.count == 0:
-        return spawn.radius
-    room = min(spawn.x, spawn.y, level.width - spawn.x, level.height - spawn.y) - 10.0
-    return max(spawn.radius, min(spawn.radius * math.sqrt(count / spawn.count), room))
+        return (spawn.x, spawn.y), spawn.radius
+    pad = 10.0
+    most = min(level.width, level.height) / 2 - pad
+    radius = max(spawn.radius, min(spawn.radius * math.sqrt(count / spawn.count), most))
+    x = min(max(spawn.x, radius + pad), level.width - radius - pad)
+    y = min(max(spawn.y, radius + pad), level.height - radius - pad)
+    return (x, y), radius
 
 
 def _wrapped(delta: float, size: float) -> float:
