@@ -5,7 +5,6 @@ the finish card, each from the real view playing the real levels (seeded, autopi
 """
 
 import os
-import sys
 from pathlib import Path
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")  # before arcade is imported
@@ -80,4 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
