@@ -4,9 +4,10 @@ Lead the school with the mouse, click to drop food, keep clear of the sharks. Wi
 display (no DISPLAY / WAYLAND_DISPLAY on Linux, or no window can be opened) it says so,
 plays a short headless demo and saves a screenshot (./shoal-screenshot.png).
 
-arcade reads ``ARCADE_HEADLESS`` when it is imported, so this module decides headless mode
-before it imports anything that imports arcade. A user's mistake (unknown level, broken
-file, bad option) ends with status 2 and one line on stderr.
+arcade reads ``ARCADE_HEADLESS`` and opens its audio driver when it is imported, so this
+module decides headless mode and the sound backend before it imports anything that imports
+arcade. A user's mistake (unknown level, broken file, bad option, an output path that cannot
+be written) ends with status 2 and one line on stderr, before anything runs.
 """
 
 import argparse
@@ -18,10 +19,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from shoal.game.level import Level, LevelError, level_names, load_level
+from shoal.game.outputs import writable_problem
 from shoal.game.presets import PRESETS
-from shoal.systems.core.config import MAX_BOIDS  # arcade-free: safe before the headless decision
+from shoal.game.sound import choose_backends
+from shoal.game.tank import MAX_FISH  # arcade-free: safe before the headless decision
 
 PROG = "shoal"
+MAX_FRAMES = 60 * 60 * 24  # a day of game time; more is surely a typing mistake
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,9 +34,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _count(limit: int | None = None) -> Callable[[str], int]:
-    """A parser of whole numbers in 0..limit (no upper limit for None)."""
-    wanted = "a whole number >= 0" if limit is None else f"a whole number in 0..{limit}"
+def _count(limit: int | None = None, why: str = "") -> Callable[[str], int]:
+    """A parser of whole numbers in 0..limit (no upper limit for None); `why` explains the
+    limit in the message."""
+    wanted = "a whole number >= 0" if limit is None else f"a whole number in 0..{limit:,}"
 
     def parse(text: str) -> int:
         try:
@@ -40,7 +45,7 @@ def _count(limit: int | None = None) -> Callable[[str], int]:
         except ValueError:
             value = -1
         if value < 0 or (limit is not None and value > limit):
-            raise argparse.ArgumentTypeError(f"must be {wanted}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be {wanted}{why}, got {text[:40]!r}")
         return value
 
     return parse
@@ -64,11 +69,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--level", default=None, help=f"a name ({', '.join(level_names())}) "
                         "or a .tmj path (default: the first level)")  # fmt: skip
     parser.add_argument("--seed", type=_count(), default=0, help="random seed (default 0)")
-    parser.add_argument("--fish", type=_count(MAX_BOIDS), help="fish in the school")
+    parser.add_argument("--fish", type=_count(MAX_FISH, " (the most the game runs smoothly)"),
+                        help=f"fish in the school (at most {MAX_FISH:,})")  # fmt: skip
     parser.add_argument("--preset", choices=sorted(PRESETS), help="the school's behaviour")
     parser.add_argument("--no-leader", action="store_true", help="no leader fish")
     parser.add_argument("--headless", action="store_true", help="run without a window")
-    parser.add_argument("--frames", type=_count(), help="fixed steps to run, then exit")
+    parser.add_argument("--frames", type=_count(MAX_FRAMES), help="fixed steps to run, then exit")
     parser.add_argument("--screenshot", type=_output(".png"), metavar="PATH",
                         help="save the last frame as a PNG")  # fmt: skip
     parser.add_argument("--stats", type=_output(".json"), metavar="PATH",
@@ -88,6 +94,16 @@ def first_level(option: str | None) -> Level:
     return load_level(option if option is not None else level_names()[0])
 
 
+def output_problem(options: argparse.Namespace) -> str:
+    """Why --screenshot or --stats cannot be written ("" when both can), checked before the
+    run so that a bad path never costs the whole run."""
+    for option, path in (("--screenshot", options.screenshot), ("--stats", options.stats)):
+        problem = writable_problem(path) if path is not None else ""
+        if problem:
+            return f"{option}: {problem}"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options, choose window or headless, play; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -97,6 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LevelError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
+    problem = output_problem(options)
+    if problem:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        return 2
     headless = options.headless or bool(os.environ.get("ARCADE_HEADLESS"))
     if not headless and display_missing():
         print("shoal: no display (DISPLAY and WAYLAND_DISPLAY are unset): "
@@ -104,11 +124,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         headless = True
     if headless:
         os.environ["ARCADE_HEADLESS"] = "1"  # must precede the first import of arcade
+    sound = choose_backends(headless)  # so must this: importing arcade opens the audio
 
     from shoal.game import play
 
     try:
-        return play.run(level, options, headless)
+        return play.run(level, options, headless, sound)
     except play.NoDisplayError as error:
         # arcade is already imported in windowed mode here, so headless needs a new process.
         print(f"shoal: cannot open a window ({error}): playing headless")

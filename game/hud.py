@@ -1,67 +1,112 @@
-"""The heads-up display: counts, score, timings, help and the end-of-level screens."""
+"""The heads-up display: the level's counts and score at the top, messages at the bottom.
+
+Its items flow left to right and wrap onto more lines when the window is narrow, and the text
+scales with the window (`shoal.game.cards.ui_scale`), so it fits from 640 × 400 to 4K. The
+speed readout (fps, ms per step) changes at most twice a second and never while paused, so
+a paused picture stays exactly still.
+"""
 
 import arcade
 
+from shoal.game.cards import TEXT, TextCache, ui_scale
 from shoal.game.tank import Tank
 
-TEXT = arcade.types.Color(215, 230, 245)
-SHADE = arcade.types.Color(0, 0, 0, 160)
 ERROR = arcade.types.Color(255, 140, 120)
-KEYS = (
-    "mouse: lead the school    click: drop food",
-    "Space: pause    .: one step    R: restart    N: next level    L: reload level",
-    "D: debug overlay    P: tuning panel    S: screenshot    F: fullscreen    H: this help",
-)
+NOTICE = arcade.types.Color(170, 235, 170)
+PRACTICE = arcade.types.Color(255, 200, 90)
+BAR = arcade.types.Color(0, 0, 0, 110)
+NOTICE_SECONDS = 4.0
+READOUT_EVERY = 0.5  # seconds between updates of the fps / ms readout
 
 
 class Hud:
-    """Text drawn in window pixels over the tank (arcade.Text objects are made once)."""
+    """Text drawn in window pixels over the tank.
+
+    Attributes:
+        error: a problem to show until it is replaced or cleared (a broken level file).
+        readout: the speed readout ("" until measured).
+    """
 
     def __init__(self) -> None:
-        self.status = arcade.Text("", 12, 0, TEXT, 13)
-        self.message = arcade.Text("", 12, 0, ERROR, 13)
-        self.help = [arcade.Text(line, 0, 0, TEXT, 14, anchor_x="center") for line in KEYS]
-        self.banner = arcade.Text("", 0, 0, TEXT, 30, anchor_x="center", bold=True)
-        self.hint = arcade.Text("", 0, 0, TEXT, 15, anchor_x="center")
-        self.show_help = False
+        self.texts = TextCache()
         self.error = ""
+        self.readout = ""
+        self._notice = ""
+        self._notice_until = 0.0
+        self._readout_at = -1e9
 
-    def draw(self, tank: Tank, width: int, height: int, fps: float, sim_ms: float) -> None:
-        """Counts and score at the top; the error line, help and end screens when due."""
-        goal = tank.level.goal
-        time_left = f"    time left {max(0.0, goal.time_limit - tank.time):.0f} s" if (
-            goal.time_limit) else ""  # fmt: skip
-        self.status.text = (
-            f"{tank.level.title}    fish {tank.fish} (keep {goal.min_fish})    "
-            f"food {tank.food_eaten}/{goal.food_to_eat}    eaten {tank.fish_eaten}    "
-            f"score {tank.score}{time_left}    {fps:.0f} fps    sim {sim_ms:.1f} ms"
-        )
-        self.status.position = (12, height - 24)
-        self.status.draw()
-        if self.error:
-            self.message.text = self.error
-            self.message.position = (12, 12)
-            self.message.draw()
-        if self.show_help:
-            self._panel(width, height, [], self.help)
-        if tank.status != "playing":
-            self._end_screen(tank, width, height)
+    def notify(self, message: str, now: float) -> None:
+        """Show `message` at the bottom for a few seconds (a screenshot saved, muted...)."""
+        self._notice, self._notice_until = message, now + NOTICE_SECONDS
 
-    def _end_screen(self, tank: Tank, width: int, height: int) -> None:
-        if tank.status == "won":
-            self.banner.text = f"Level complete!  Score {tank.score}"
-            self.hint.text = "N: next level    R: play again"
-        else:
-            self.banner.text = "Game over"
-            self.hint.text = "R: try again    N: next level"
-        self._panel(width, height, [self.banner], [self.hint])
+    def due(self, now: float) -> bool:
+        """Whether the speed readout may change now (at most every READOUT_EVERY s)."""
+        return now - self._readout_at >= READOUT_EVERY
 
-    @staticmethod
-    def _panel(width: int, height: int, titles: list[arcade.Text], lines: list[arcade.Text]
-               ) -> None:  # fmt: skip
-        arcade.draw_lrbt_rectangle_filled(0, width, height / 2 - 110, height / 2 + 110, SHADE)
-        y = height / 2 + 40
-        for text in [*titles, *lines]:
-            text.position = (width / 2, y)
-            text.draw()
-            y -= 42
+    def measure(self, now: float, fps: float | None, step_ms: float,
+                slowed_to: int | None = None) -> None:  # fmt: skip
+        """Update the speed readout. `fps` None: not measured (headless); `slowed_to`: the
+        steps a second the game managed when it had to slow game time down (else None)."""
+        self._readout_at = now
+        shown = [] if fps is None else [f"{fps:.0f} fps"]
+        shown.append(f"step {step_ms:.1f} ms")
+        if slowed_to is not None:
+            shown.append(f"slowed to {slowed_to}/60 steps a second")
+        self.readout = "  ".join(shown)
+
+    def items(self, tank: Tank) -> list[tuple[str, arcade.types.Color]]:
+        """The status items, in order, with their colours."""
+        goal = tank.goal
+        items = [
+            (tank.level.title, TEXT),
+            (f"fish {tank.fish} (keep {goal.min_fish})", TEXT),
+            (f"food {tank.food_eaten}/{goal.food_to_eat}", TEXT),
+            (f"eaten {tank.fish_eaten}", TEXT),
+            (f"score {tank.score}", TEXT),
+        ]
+        if goal.time_limit:
+            items.append((f"time left {max(0.0, goal.time_limit - tank.time):.0f} s", TEXT))
+        if tank.practice:
+            items.append(("practice: not scored", PRACTICE))
+        if self.readout:
+            items.append((self.readout, TEXT))
+        return items
+
+    def draw(self, tank: Tank, width: int, height: int, now: float) -> None:
+        """The status items at the top (wrapped to the width), the message at the bottom."""
+        scale = ui_scale(width, height)
+        margin, gap = round(10 * scale), round(24 * scale)
+        lines: list[list[arcade.Text]] = [[]]
+        used = 0.0
+        for k, (item, colour) in enumerate(self.items(tank)):
+            label = self.texts.get(f"status{k}", item, 13 * scale, colour)
+            extra = label.content_width + (gap if lines[-1] else 0)
+            if lines[-1] and used + extra > width - 2 * margin:
+                lines.append([])
+                used, extra = 0.0, label.content_width
+            lines[-1].append(label)
+            used += extra
+        line_height = round(22 * scale)
+        arcade.draw_lrbt_rectangle_filled(0, width, height - len(lines) * line_height - margin,
+                                          height, BAR)  # fmt: skip
+        y = height - margin / 2
+        for line in lines:
+            x = float(margin)
+            for label in line:
+                label.position = (x, y)
+                label.draw()
+                x += label.content_width + gap
+            y -= line_height
+        self._draw_message(width, scale, now)
+
+    def _draw_message(self, width: int, scale: float, now: float) -> None:
+        message, colour = self.error, ERROR
+        if not message and now < self._notice_until:
+            message, colour = self._notice, NOTICE
+        if not message:
+            return
+        margin = round(10 * scale)
+        label = self.texts.get("message", message, 13 * scale, colour, width=width - 2 * margin)
+        arcade.draw_lrbt_rectangle_filled(0, width, 0, label.content_height + 2 * margin, BAR)
+        label.position = (margin, label.content_height + margin)
+        label.draw()

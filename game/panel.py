@@ -12,7 +12,7 @@ import arcade.gui as gui
 import numpy as np
 
 from shoal.game.presets import PRESETS, preset
-from shoal.game.tank import Tank
+from shoal.game.tank import MAX_FISH, Tank
 
 SLIDERS: tuple[tuple[str, float, float], ...] = (
     ("separation_weight", 0.0, 5.0),
@@ -24,7 +24,6 @@ SLIDERS: tuple[tuple[str, float, float], ...] = (
     ("max_speed", 10.0, 300.0),
 )
 """The fish species' parameters on the panel: (field, lowest, highest)."""
-MAX_FISH = 2000
 TEXT = arcade.types.Color(225, 235, 245)
 WIDTH = 260
 
@@ -36,11 +35,15 @@ class TuningPanel:
         window: the game window (the panel takes its mouse events while enabled).
         tank: the tank whose fish it tunes (`attach` another when the level changes).
         report: shows a one-line message (refused values).
+        changed: told the name of each change applied ("fish", a field, "preset"): the
+            game marks the run as practice.
     """
 
-    def __init__(self, window: arcade.Window, tank: Tank, report: Callable[[str], None]) -> None:
+    def __init__(self, window: arcade.Window, tank: Tank, report: Callable[[str], None],
+                 changed: Callable[[str], None] = lambda what: None) -> None:  # fmt: skip
         self.manager = gui.UIManager(window)
         self.report = report
+        self.changed = changed
         self.tank = tank
         self.sliders: dict[str, gui.UISlider] = {}
         self.labels: dict[str, gui.UILabel] = {}
@@ -109,6 +112,7 @@ class TuningPanel:
                 self.report(str(error))
                 return
         self._label(field, value)
+        self.changed(field)
 
     def _set_fish(self, count: int) -> None:
         tank, store = self.tank, self.tank.flock.store
@@ -127,6 +131,8 @@ class TuningPanel:
             self.tank.flock.tune("fish", **changes)
         except ValueError as error:
             self.report(str(error))
+        else:
+            self.changed("preset")
         self.attach(self.tank)
 
     def _label(self, field: str, value: float) -> None:

@@ -1,12 +1,16 @@
 """Run the game in a window or headless (imports arcade: decide headless mode first)."""
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
 import arcade
 
 from shoal.game.level import Level
+from shoal.game.outputs import writable_problem
+from shoal.game.records import Records, setup_key
+from shoal.game.sound import Sounds
 from shoal.game.tank import FISH, Tank
 from shoal.game.tank_view import TankFactory, TankView
 from shoal.systems import warm_up
@@ -14,6 +18,7 @@ from shoal.systems import warm_up
 WINDOW_TITLE = "shoal: fish tank"
 HEADLESS_FRAMES = 300  # five simulated seconds
 SCREENSHOT = "shoal-screenshot.png"
+MIN_WINDOW = (640, 400)
 
 
 class NoDisplayError(RuntimeError):
@@ -35,52 +40,85 @@ def tank_factory(options: argparse.Namespace, headless: bool) -> TankFactory:
     return make
 
 
-def run(level: Level, options: argparse.Namespace, headless: bool) -> int:
-    """Play `level`; returns the exit status."""
+def run(level: Level, options: argparse.Namespace, headless: bool, sound: bool = False) -> int:
+    """Play `level`; returns the exit status. `sound`: an audio device may play."""
     print("shoal: loading the flocking kernels (the first run after install compiles them)")
     print(f"shoal: kernels ready in {warm_up():.1f} s")
     make = tank_factory(options, headless)
     if headless:
         frames = HEADLESS_FRAMES if options.frames is None else options.frames
-        return run_headless(level, make, frames, options.screenshot or Path(SCREENSHOT),
+        return run_headless(level, make, frames, demo_screenshot(options.screenshot),
                             options.stats)  # fmt: skip
-    return run_windowed(level, make, options)
+    return run_windowed(level, make, options, sound)
 
 
-def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace) -> int:
-    """A resizable window on a fixed 60 Hz simulation clock; until closed."""
+def demo_screenshot(asked: Path | None) -> Path | None:
+    """The headless run's picture: the path asked for (checked already), else
+    ./shoal-screenshot.png where the current folder takes it (else none, and it says so)."""
+    if asked is not None:
+        return asked
+    problem = writable_problem(Path(SCREENSHOT))
+    if problem:
+        print(f"shoal: no screenshot: {problem}")
+        return None
+    return Path(SCREENSHOT)
+
+
+def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
+                 sound: bool = False) -> int:  # fmt: skip
+    """A resizable window; the simulation steps on the view's own fixed clock; until closed.
+
+    A scripted run (``--frames``) skips the levels' intro cards and keeps no best scores.
+    """
     try:
-        window = arcade.Window(1280, 720, WINDOW_TITLE, resizable=True, fixed_rate=1 / 60)
+        window = arcade.Window(1280, 720, WINDOW_TITLE, resizable=True)
     except Exception as error:  # pyglet raises its own types, which vary by platform
         raise NoDisplayError(f"{type(error).__name__}: {error}") from error
+    window.set_minimum_size(*MIN_WINDOW)
     if not arcade.timings_enabled():
         arcade.enable_timings()
-    view = TankView(level, make, options.stats, options.frames, options.screenshot)
+    scripted = options.frames is not None
+    records = None if scripted else Records()
+    if records is not None and records.problem:
+        print(f"shoal: {records.problem}", file=sys.stderr)
+    view = TankView(
+        level, make, options.stats, options.frames, options.screenshot, intro=not scripted,
+        records=records, record_key=lambda lv: setup_key(lv.name, options.fish, options.preset),
+        sounds=Sounds(enabled=sound),
+    )  # fmt: skip
     window.show_view(view)
     arcade.run()
-    view.write_stats()
-    return 0
+    problems = [p for p in (view.failure, view.write_stats()) if p]
+    for problem in problems:
+        print(f"shoal: error: {problem}", file=sys.stderr)
+    return 1 if problems else 0
 
 
-def run_headless(level: Level, make: TankFactory, frames: int, screenshot: Path,
+def run_headless(level: Level, make: TankFactory, frames: int, screenshot: Path | None,
                  stats: Path | None) -> int:  # fmt: skip
     """Step `frames` fixed steps with no window shown, then save a picture (and stats).
 
-    A headless `arcade.run()` never calls `on_fixed_update`, so the steps are a plain loop.
-    The leader follows a scripted path, so the picture shows real schooling.
+    A headless `arcade.run()` would pace the steps by the wall clock; a plain loop runs them
+    as fast as they go. The leader follows a scripted path, so the picture shows real
+    schooling. No intro card, no sound, no best scores (the autopilot plays).
     """
     window = arcade.Window(1280, 720, WINDOW_TITLE, visible=False)
-    view = TankView(level, make, stats)
+    view = TankView(level, make, stats, intro=False)
     view.interpolate = False  # no frame clock runs here: draw the latest step
     window.show_view(view)
     started = time.perf_counter()
     for _ in range(frames):
         view.step()
     elapsed = time.perf_counter() - started
-    print(f"shoal: {level.title}: {frames} steps ({frames / 60:.1f} s) of {view.tank.fish} fish "
-          f"in {elapsed:.2f} s; status {view.tank.status}, score {view.tank.score}")  # fmt: skip
-    view.save_screenshot(screenshot)
-    view.write_stats()
-    view.tank.close()
+    tank = view.tank
+    print(
+        f"shoal: {level.title}: {frames} step{'' if frames == 1 else 's'} ({frames / 60:.1f} s)"
+        f" of {tank.fish} fish in {elapsed:.2f} s; status {tank.status}, score {tank.score}"
+    )
+    shot = view.save_screenshot(screenshot) if screenshot is not None else ""
+    problems = [p for p in (shot, view.write_stats()) if p]
+    for problem in problems:
+        print(f"shoal: error: {problem}", file=sys.stderr)
+    tank.close()
     window.close()
-    return 0
+    return 1 if problems else 0

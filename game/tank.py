@@ -5,15 +5,17 @@ No arcade here: the tank runs and is tested without a window; `game/tank_view.py
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import esper
 import numpy as np
 
 from shoal.components import Food, Leader, Obstacle, Position, Species, Velocity
+from shoal.game.food import Sinking, TankSpace, free_spot, sink_food
 from shoal.game.leader_fish import LeaderState, patrol_point, swim_towards
-from shoal.game.level import Level
+from shoal.game.level import Goal, Level, SpawnPoint
+from shoal.game.open_water import OpenWaterSystem
 from shoal.systems import (
     BOID_EATEN,
     FOOD_BITTEN,
@@ -29,11 +31,31 @@ from shoal.systems.metrics import group_count, mean_nn_distance, milling, polari
 from shoal.systems.obstacles.field import surface
 
 DT = 1.0 / 60.0
-FISH = Species("fish", leader_weight=1.2, food_weight=2.0, fear_radius=120)
+MAX_FISH = 2000
+"""The most fish the game offers (--fish, the panel's slider): what it can run at 60 steps
+a second on a 2-core machine, drawing included (benchmarks/game_frames.py measures it)."""
+# The "accumulate" style adds up separation from every close neighbour (Reynolds' style
+# steers towards one averaged direction, so a crowd's pushes cancel and a big school packs
+# ever tighter): measured with benchmarks/game_spacing.py on the reef after 12 s, 2,000 fish
+# keep 11.4 px to their nearest neighbour (5.2 px before; half a body length, one body
+# width: sprites no longer overlap) and the 60-fish level school ~25 px (a body length). A
+# lighter leader pull lets separation hold behind the leader.
+FISH = Species(
+    "fish", steering="accumulate", separation_weight=4.0, separation_radius=22.0,
+    cohesion_weight=2.0, max_force=400.0, leader_weight=0.6, food_weight=2.0, fear_radius=120,
+)  # fmt: skip
+# Sharks hunt alone: no alignment or cohesion, and each keeps away from the others out to its
+# perception radius (the "avoid" relation, set in Tank), so two sharks after the same fish
+# never stack. A long look-ahead, a strong obstacle weight, a quick turn and OpenWaterSystem
+# keep them off the rocks: measured over 60 s of each level (autopilot, seed 1), sharks stay
+# over 80 px apart (they came within 3 px before) and spend 0-8 % of the time within 25 px
+# of a rock (caves 8 %, kelp 5 %, open water 0 %; it was ~50 % in the caves before).
 SHARK = Species(
-    "shark", min_speed=40, max_speed=125, max_force=260, max_turn_rate=150,
-    perception_radius=150, separation_radius=40, fov_degrees=300, catch_radius=12,
-    catch_cooldown=4.0, wander_weight=0.8, wander_rate=1.0, leader_weight=0, food_weight=0,
+    "shark", min_speed=40, max_speed=125, max_force=260, max_turn_rate=240,
+    perception_radius=150, separation_radius=120, separation_weight=3.0, alignment_weight=0.0,
+    cohesion_weight=0.0, fov_degrees=300, obstacle_weight=6.0, look_ahead=1.5,
+    catch_radius=12, catch_cooldown=4.0, wander_weight=0.8, wander_rate=1.0, leader_weight=0,
+    food_weight=0,
 )  # fmt: skip
 DROPPED_FOOD = Food(bites=3, radius=6)
 SINK_SPEED = 35.0  # px/s
@@ -52,6 +74,21 @@ class CurrentSystem(esper.Processor):
     def process(self, *args: Any) -> None:
         """Add the current to this step's accelerations (after seeking, before obstacles)."""
         self.flock.store.accelerations[:] += self.current
+
+
+@dataclass(frozen=True, slots=True)
+class Misplaced:
+    """Agents inside a rock or outside the tank (all 0 in a sound tank)."""
+
+    fish: int
+    sharks: int
+    leader: int
+    food: int
+
+    @property
+    def total(self) -> int:
+        """All of them."""
+        return self.fish + self.sharks + self.leader + self.food
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +140,23 @@ class Tank:
         self.flock = install(config, [species, SHARK], world=self.world)
         self.flock.relate("shark", "fish", "chase")
         self.flock.relate("fish", "shark", "flee")
+        self.flock.relate("shark", "shark", "avoid")
+        self.goal = _scaled_goal(level, fish)
         self.time = 0.0
         self.food_eaten = 0
         self.fish_eaten = 0
         self.status = "playing"
+        self.reason = ""  # why the level was won or lost, for the end screen
+        self.practice = ""  # why this run does not count (a change made with the panel)
         self.leader: LeaderState | None = LeaderState(*level.leader) if leader else None
         self.target = level.leader
         self._leader_entity = -1
         self._populate(fish)
+        self.space = TankSpace(level.width, level.height, level.boundary == "wrap",
+                               obstacle_field(self.flock))  # fmt: skip
+        self._place_food()
+        self.leader_before = self._leader_pose()
+        self.food_before: dict[int, tuple[float, float]] = {}
         self.flock.set_handler(FOOD_BITTEN, self._on_bite)
         self.flock.set_handler(BOID_EATEN, self._on_catch)
 
@@ -128,9 +174,11 @@ class Tank:
                 )
             if any(level.current):
                 esper.add_processor(CurrentSystem(flock, level.current), SEEKING_PRIORITY - 50)
+            esper.add_processor(OpenWaterSystem(flock, "shark"), SEEKING_PRIORITY - 60)
         for spawn, count in zip(level.spawns, _spread(fish, level), strict=True):
+            centre, radius = _spawn_disc(level, spawn, count)
             flock.scatter("fish" if spawn.species not in flock.species else spawn.species,
-                          count, centre=(spawn.x, spawn.y), radius=spawn.radius)  # fmt: skip
+                          count, centre=centre, radius=radius)  # fmt: skip
         if level.sharks:
             flock.spawn("shark", np.asarray(level.sharks, float))
 
@@ -145,19 +193,26 @@ class Tank:
 
     # --- playing -------------------------------------------------------------------------
     def step(self, dt: float = DT) -> None:
-        """Move the leader, then one fixed step of everything; check the goal."""
+        """Move the leader and the food, then one fixed step of everything; check the goal."""
         if self.status != "playing":
             return
+        self.leader_before = self._leader_pose()
+        self.food_before = {entity: (x, y) for entity, x, y, _ in self.food()}
         self._move_leader(dt)
+        with in_world(self.world):
+            sink_food(self.space, dt)
         self.flock.step(dt)
         self.time += dt
         self._check_goal()
 
-    def drop_food(self, x: float, y: float) -> None:
-        """Drop a pellet that sinks (a click in the game)."""
+    def drop_food(self, x: float, y: float) -> tuple[float, float]:
+        """Drop a pellet that sinks (a click in the game) at the free spot nearest (x, y)
+        (a click in a rock drops it beside the rock); returns where it was dropped."""
+        x, y = free_spot(self.space, x, y, DROPPED_FOOD.radius)
         with in_world(self.world):
-            esper.create_entity(Position(x, y), Velocity(0.0, -SINK_SPEED),
+            esper.create_entity(Position(x, y), Sinking(SINK_SPEED),
                                 Food(DROPPED_FOOD.bites, DROPPED_FOOD.radius))  # fmt: skip
+        return x, y
 
     @property
     def fish(self) -> int:
@@ -170,10 +225,37 @@ class Tank:
         bonus = self.fish * POINTS_PER_FISH if self.status == "won" else 0
         return self.food_eaten * POINTS_PER_BITE + bonus
 
-    def food_items(self) -> list[tuple[float, float, float]]:
-        """(x, y, radius) of every food item (for drawing)."""
+    def food(self) -> list[tuple[int, float, float, float]]:
+        """(entity, x, y, radius) of every food item."""
         with in_world(self.world):
-            return [(p.x, p.y, f.radius) for _, (f, p) in esper.get_components(Food, Position)]
+            return [(e, p.x, p.y, f.radius) for e, (f, p) in esper.get_components(Food, Position)]
+
+    def food_items(self, alpha: float = 1.0) -> list[tuple[float, float, float]]:
+        """(x, y, radius) of every food item, `alpha` of the way from the previous step to
+        the latest (for drawing)."""
+        items = []
+        for entity, x, y, radius in self.food():
+            bx, by = self.food_before.get(entity, (x, y))
+            items.append((bx + (x - bx) * alpha, by + (y - by) * alpha, radius))
+        return items
+
+    def leader_at(self, alpha: float = 1.0) -> tuple[float, float, float] | None:
+        """The leader's x, y and heading (rad) `alpha` of the way from the previous step to
+        the latest (None without a leader)."""
+        now = self._leader_pose()
+        if now is None or self.leader_before is None:
+            return now
+        (bx, by, bh), (x, y, h) = self.leader_before, now
+        if self.level.boundary == "wrap":  # across an edge: the short way
+            x = bx + _wrapped(x - bx, self.level.width)
+            y = by + _wrapped(y - by, self.level.height)
+        turn = _wrapped(h - bh, 2 * math.pi)
+        return bx + (x - bx) * alpha, by + (y - by) * alpha, bh + turn * alpha
+
+    def mark_practice(self, why: str) -> None:
+        """This run no longer counts (the fish were changed mid-level): say why."""
+        if self.status == "playing" and not self.practice:
+            self.practice = why
 
     # --- measuring -----------------------------------------------------------------------
     def stats(self) -> StatsRecord:
@@ -196,7 +278,33 @@ class Tank:
             inside_obstacles=int(np.count_nonzero(inside)),
         )  # fmt: skip
 
+    def misplaced(self) -> Misplaced:
+        """Boids, leader and food inside a rock or outside the tank, now."""
+        width, height, field = self.level.width, self.level.height, self.space.field
+        store = self.flock.store
+        fish = store.species == self.flock.species.index("fish")
+        leader = [] if self.leader is None else [(self.leader.x, self.leader.y)]
+        counts = []
+        for points in (store.positions[fish], store.positions[~fish], leader,
+                       [(x, y) for _, x, y, _ in self.food()]):  # fmt: skip
+            pts = np.asarray(points, float).reshape(-1, 2)
+            bad = ((pts < 0) | (pts > (width, height))).any(axis=1)
+            if len(field) and len(pts):
+                bad |= inside_obstacle(field, pts)
+            counts.append(int(np.count_nonzero(bad)))
+        return Misplaced(*counts)
+
     # --- internals -----------------------------------------------------------------------
+    def _leader_pose(self) -> tuple[float, float, float] | None:
+        leader = self.leader
+        return None if leader is None else (leader.x, leader.y, leader.heading)
+
+    def _place_food(self) -> None:
+        """The level's own pellets, moved out of any rock they were put in."""
+        with in_world(self.world):
+            for _, (food, position) in esper.get_components(Food, Position):
+                position.xy = free_spot(self.space, position.x, position.y, food.radius)
+
     def _move_leader(self, dt: float) -> None:
         if self.leader is None:
             return
@@ -224,21 +332,56 @@ class Tank:
         if len(field) and inside_obstacle(field, [(leader.x, leader.y)])[0]:
             nearest = surface(field, [(leader.x, leader.y)])
             leader.x, leader.y = nearest.points[0] + nearest.normals[0] * 0.5
+            if inside_obstacle(field, [(leader.x, leader.y)])[0]:  # pushed into another rock
+                leader.x, leader.y = free_spot(self.space, leader.x, leader.y, 1.0)
 
     def _check_goal(self) -> None:
-        goal = self.level.goal
-        if self.fish < goal.min_fish:
+        goal, fish = self.goal, self.fish
+        if fish < goal.min_fish:
             self.status = "lost"
+            self.reason = f"Too few fish left: {fish} of the {goal.min_fish} needed."
         elif self.food_eaten >= goal.food_to_eat:
             self.status = "won"
+            self.reason = f"The school ate {self.food_eaten} food with {fish} fish alive."
         elif goal.time_limit and self.time >= goal.time_limit:
             self.status = "lost"
+            self.reason = (f"Time is up: {self.food_eaten} of {goal.food_to_eat} food eaten "
+                           f"in {goal.time_limit:.0f} s.")  # fmt: skip
 
     def _on_bite(self, food: int, boid: int, bites_left: int) -> None:
         self.food_eaten += 1
 
     def _on_catch(self, boid: int, hunter: int, x: float, y: float) -> None:
         self.fish_eaten += 1  # only fish are prey here
+
+
+def _scaled_goal(level: Level, fish: int | None) -> Goal:
+    """The level's goal; with another number of fish, the fish to keep in proportion (a
+    bigger school must keep as large a share of itself alive)."""
+    goal, usual = level.goal, sum(spawn.count for spawn in level.spawns)
+    if fish is None or usual == 0 or fish == usual:
+        return goal
+    return replace(goal, min_fish=min(fish, math.ceil(goal.min_fish * fish / usual)))
+
+
+def _spawn_disc(level: Level, spawn: SpawnPoint, count: int
+                ) -> tuple[tuple[float, float], float]:  # fmt: skip
+    """Where `count` fish of `spawn` start: its own disc, or for a bigger school a disc
+    grown to keep the density the level meant (2,000 fish in a disc made for 60 would
+    start 2 px apart), moved away from the walls as far as it must to fit in the tank."""
+    if count <= spawn.count or spawn.count == 0:
+        return (spawn.x, spawn.y), spawn.radius
+    pad = 10.0
+    most = min(level.width, level.height) / 2 - pad
+    radius = max(spawn.radius, min(spawn.radius * math.sqrt(count / spawn.count), most))
+    x = min(max(spawn.x, radius + pad), level.width - radius - pad)
+    y = min(max(spawn.y, radius + pad), level.height - radius - pad)
+    return (x, y), radius
+
+
+def _wrapped(delta: float, size: float) -> float:
+    """`delta` brought into [-size/2, size/2) (the short way round)."""
+    return (delta + size / 2) % size - size / 2
 
 
 def _spread(fish: int | None, level: Level) -> list[int]:

@@ -1,4 +1,9 @@
-"""The fish-tank game view: play a level, lead the school with the mouse, feed it, survive.
+"""The fish-tank game view: play the levels, lead the school with the mouse, feed it, survive.
+
+Each level opens with a card (its goal and the controls) and waits for a key or a click;
+the simulation then runs on fixed steps from `StepClock` (a bounded number a frame, so the
+window always draws), and everything that moves is drawn between the last two steps.
+After the last level a finish card shows every level's result.
 
 Importing this module imports arcade: decide headless mode (``ARCADE_HEADLESS=1``) first,
 as `shoal.game.__main__` does.
@@ -6,21 +11,30 @@ as `shoal.game.__main__` does.
 
 import dataclasses
 import json
+import math
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import arcade
 import esper
+from PIL import Image
 
+from shoal.game import screens
+from shoal.game.cards import Card, TextCache, draw_card
+from shoal.game.clock import StepClock
 from shoal.game.hud import Hud
 from shoal.game.level import Level, LevelError, level_names, load_level
+from shoal.game.outputs import numbered_screenshot, save_image, shown
+from shoal.game.records import Records, Result
 from shoal.game.scenery import draw_food, leader_sprite, scenery
+from shoal.game.sound import Sounds
 from shoal.game.tank import DT, StatsRecord, Tank
 from shoal.systems import RENDER_PRIORITY
 from shoal.systems.core.ecs import in_world
-from shoal.systems.render import RenderSystem, fixed_fraction
+from shoal.systems.render import RenderSystem
 from shoal.systems.render.debug_overlay import DebugOverlay
 from shoal.systems.render.looks import SpeciesLook, fish_texture, shark_texture
 
@@ -31,6 +45,7 @@ LOOKS = {
     "fish": SpeciesLook(texture=fish_texture(), scale=0.75),
     "shark": SpeciesLook(texture=shark_texture(), scale=1.3),
 }
+DEGREES = 180.0 / math.pi
 
 TankFactory = Callable[[Level], Tank]
 """Builds the tank of a level (the command line's options live in it)."""
@@ -42,15 +57,21 @@ class TankView(arcade.View):
     Args:
         level: the level to start with.
         make_tank: builds a level's tank (with the seed, fish count, preset, leader).
-        stats: write the metrics of each simulated second here as JSON when the view closes.
+        stats: write the metrics of each simulated second here as JSON (`write_stats`).
         frames: close the window after this many fixed steps (None: play until closed).
         screenshot: save the last frame here when the view closes the window (Escape, or
             after `frames`).
+        intro: open each level with its card, waiting for a key (False: play at once).
+        records: where the best scores are kept (None: not kept).
+        record_key: a level's key in `records` (its name and the setup).
+        sounds: the sound effects (None: silent).
     """
 
     def __init__(
         self, level: Level, make_tank: TankFactory, stats: Path | None = None,
-        frames: int | None = None, screenshot: Path | None = None,
+        frames: int | None = None, screenshot: Path | None = None, *, intro: bool = True,
+        records: Records | None = None, record_key: Callable[[Level], str] | None = None,
+        sounds: Sounds | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
         self.frames = frames
@@ -58,18 +79,41 @@ class TankView(arcade.View):
         self.make_tank = make_tank
         self.stats_path = stats
         self.stats: list[StatsRecord] = []
+        self.intro = intro
+        self.records = records
+        self.record_key = record_key or (lambda lv: lv.name)
+        self.sounds = sounds or Sounds(enabled=False)
+        self.failure = ""  # a problem that should end the program with an error status
         self.hud = Hud()
+        self.texts = TextCache()
         self.camera = arcade.Camera2D()
-        self.paused = False
+        self.clock = StepClock()
         self.interpolate = True
+        self.show_help = False
         self.sim_ms = 0.0
         self.steps_taken = 0
-        self.level = level
+        self.results: dict[str, Result] = {}
+        self.finished = False  # the finish card is up
         self.panel: TuningPanel | None = None
+        # When the latest steps started (enough for a second at 60 Hz and more), and the
+        # clock's dropped time at the last readout: together they say if time slowed.
+        self._step_times: deque[float] = deque(maxlen=120)
+        self._dropped_seen = 0.0
+        self.level = level
         self.tank = make_tank(level)
         self._build_view_of_tank()
 
     # --- levels --------------------------------------------------------------------------
+    @property
+    def waiting(self) -> bool:
+        """The level's intro card is up: nothing moves until a key or a click."""
+        return self._waiting
+
+    @property
+    def paused(self) -> bool:
+        """Paused with Space (the picture stays exactly still)."""
+        return self.clock.paused
+
     def start(self, level: Level) -> None:
         """Play `level` from its start (the current tank is closed)."""
         shown = self.overlay.enabled
@@ -79,6 +123,7 @@ class TankView(arcade.View):
         self._build_view_of_tank()
         self.overlay.enabled = shown
         self.hud.error = ""
+        self.finished = False
         if self.panel is not None:
             self.panel.attach(self.tank)
 
@@ -92,13 +137,31 @@ class TankView(arcade.View):
         self.start(level)
 
     def next_level(self) -> None:
-        """The level after this one (the first after the last)."""
+        """The level after this one; after the last, the finish card."""
+        if self.level.name not in self.results:
+            self._record(Result(self.level.title, "skipped", self.tank.score, "skipped"))
         names = level_names()
-        index = names.index(self.level.name) + 1 if self.level.name in names else 0
+        if self._last_level():
+            self.finished = True
+            self.clock.paused = False
+            self.sounds.play("won", time.perf_counter())
+            return
         try:
-            self.start(load_level(names[index % len(names)]))
+            self.start(load_level(names[names.index(self.level.name) + 1]))
         except LevelError as error:
             self.hud.error = str(error)
+
+    def play_again(self) -> None:
+        """From the finish card: every level again, from the first."""
+        self.results.clear()
+        try:
+            self.start(load_level(level_names()[0]))
+        except LevelError as error:
+            self.hud.error = str(error)
+
+    def _last_level(self) -> bool:
+        names = level_names()
+        return self.level.name not in names or names.index(self.level.name) == len(names) - 1
 
     def _build_view_of_tank(self) -> None:
         with in_world(self.tank.world):
@@ -111,57 +174,131 @@ class TankView(arcade.View):
         self.leader_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.leader_list.append(self.leader)
         self.background_color = arcade.types.Color(*self.level.background)
+        self.clock.reset()
+        self.clock.paused = False
+        self._step_times.clear()
+        self._waiting = self.intro
+        self._ended = False
         self.on_resize(self.window.width, self.window.height)
 
     # --- stepping ------------------------------------------------------------------------
     def step(self) -> None:
         """One fixed step of the tank; a record of metrics each simulated second."""
+        before = (self.tank.food_eaten, self.tank.fish_eaten)
         started = time.perf_counter()
         self.tank.step(DT)
-        self.sim_ms = 0.9 * self.sim_ms + 0.1 * (time.perf_counter() - started) * 1e3
+        took = time.perf_counter() - started
+        self.sim_ms = 0.9 * self.sim_ms + 0.1 * took * 1e3
+        self.steps_taken += 1
+        self._step_times.append(started)
         # Only kept when asked for: a session of hours would pile up records.
         if self.stats_path is not None and round(self.tank.time / DT) % round(1.0 / DT) == 0:
             self.stats.append(self.tank.stats())
+        now = time.perf_counter()
+        if self.tank.food_eaten > before[0]:
+            self.sounds.play("eat", now)
+        if self.tank.fish_eaten > before[1]:
+            self.sounds.play("catch", now)
+        if self.tank.status != "playing" and not self._ended:
+            self._level_ended()
 
-    def on_fixed_update(self, delta_time: float) -> None:
-        """Step on the window's fixed clock unless paused or the level has ended."""
-        if not self.paused and self.tank.status == "playing":
+    def on_update(self, delta_time: float) -> None:
+        """Run the fixed steps due (a bounded number: the window always gets to draw)."""
+        playing = self.tank.status == "playing"
+        if self.frames is not None and (self.steps_taken >= self.frames or not playing):
+            self.finish()  # a scripted run: its steps are done, or its level is
+            return
+        if self._waiting or self.finished or not playing:
+            return
+        ran = self.clock.tick(delta_time, self._step_unless_done)
+        now = time.perf_counter()
+        if ran and self.hud.due(now):
+            fps = arcade.get_fps() if arcade.timings_enabled() else None
+            slowed = self.clock.dropped > self._dropped_seen
+            self._dropped_seen = self.clock.dropped
+            lately = sum(t > now - 1.0 for t in self._step_times)
+            self.hud.measure(now, fps, self.sim_ms, lately if slowed else None)
+
+    def _step_unless_done(self) -> None:
+        if self.frames is None or self.steps_taken < self.frames:
             self.step()
-        self.steps_taken += 1
-        if self.frames is not None and self.steps_taken >= self.frames:
-            self.finish()
 
     def finish(self) -> None:
         """Save the screenshot if asked (while the window still has its OpenGL context),
         then close the window."""
         if self.screenshot is not None:
-            self.save_screenshot(self.screenshot)
+            problem = save_image(self._picture(), self.screenshot)
+            if problem:
+                self.failure = problem
             self.screenshot = None
         self.window.close()
 
+    def _level_ended(self) -> None:
+        self._ended = True
+        tank = self.tank
+        key = self.record_key(self.level)
+        best = None if self.records is None else self.records.best_of(key)
+        if tank.status == "won" and not tank.practice and self.records is not None:
+            self.records.add(key, tank.score)
+            best = self.records.best_of(key)
+            if self.records.problem:
+                self.hud.error = self.records.problem
+        self._record(Result(self.level.title, tank.status, tank.score, tank.reason,
+                            tank.practice, best))  # fmt: skip
+        self.sounds.play(tank.status, time.perf_counter())
+
+    def _record(self, result: Result) -> None:
+        self.results[self.level.name] = result
+
     # --- drawing -------------------------------------------------------------------------
+    @property
+    def alpha(self) -> float:
+        """Where between the last two steps to draw (1: the latest step)."""
+        return self.clock.fraction if self.interpolate else 1.0
+
     def on_draw(self) -> None:
-        """The tank through the camera, then the HUD in window pixels."""
+        """The tank through the camera, then the HUD and any card in window pixels."""
         self.clear()
+        alpha = self.alpha
         with self.camera.activate():
             self.scenery.draw()
-            draw_food(self.tank.food_items())
-            self.render.draw(fixed_fraction() if self.interpolate else 1.0)
-            self._draw_leader()
+            draw_food(self.tank.food_items(alpha))
+            self.render.draw(alpha)
+            self._draw_leader(alpha)
             self.overlay.draw()
         self.window.default_camera.use()
-        fps = arcade.get_fps() if arcade.timings_enabled() else 0.0
-        self.hud.draw(self.tank, self.window.width, self.window.height, fps, self.sim_ms)
+        width, height = self.window.width, self.window.height
+        self.hud.draw(self.tank, width, height, time.perf_counter())
+        card = self.card()
+        if card is not None:
+            draw_card(card, self.texts, width, height)
         if self.panel is not None:
             self.panel.draw()
 
-    def _draw_leader(self) -> None:
-        leader = self.tank.leader
-        if leader is None:
+    def card(self) -> Card | None:
+        """The card shown now, if any (one at a time: help over the others)."""
+        if self.show_help:
+            return screens.help_card()
+        if self.finished:
+            return screens.finish(list(self.results.values()))
+        if self._waiting:
+            best = None if self.records is None else self.records.best_of(
+                self.record_key(self.level))  # fmt: skip
+            return screens.intro(self.tank, best)
+        if self.tank.status != "playing" and self.level.name in self.results:
+            return screens.level_end(self.tank, self.results[self.level.name],
+                                     self._last_level())  # fmt: skip
+        if self.clock.paused:
+            return screens.paused()
+        return None
+
+    def _draw_leader(self, alpha: float) -> None:
+        pose = self.tank.leader_at(alpha)
+        if pose is None:
             return
-        self.leader.position = (leader.x, leader.y)
-        if leader.speed > 1.0:
-            self.leader.angle = -leader.heading * 57.29577951308232  # arcade: clockwise degrees
+        x, y, heading = pose
+        self.leader.position = (x, y)
+        self.leader.angle = -heading * DEGREES  # arcade: clockwise degrees
         self.leader_list.draw()
 
     def on_resize(self, width: int, height: int) -> None:
@@ -181,27 +318,47 @@ class TankView(arcade.View):
         self.tank.target = (world.x, world.y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """A click drops food (with the debug overlay on, it explains the nearest fish)."""
+        """A click starts the level from its card, else drops food (with the debug overlay
+        on, it explains the nearest fish)."""
+        if self._waiting:
+            self._waiting = False
+            return
+        if self.finished or self.show_help:
+            return
         world = self.camera.unproject((x, y))
         if self.overlay.enabled:
             self.overlay.select_nearest(world.x, world.y)
-        else:
+        elif self.tank.status == "playing":
             self.tank.drop_food(world.x, world.y)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """The keys listed by H."""
+        """The keys listed by H; on a level's card any other key starts the level."""
+        always: dict[int, Callable[[], None]] = {
+            arcade.key.ESCAPE: self.finish,
+            arcade.key.F: lambda: self.window.set_fullscreen(not self.window.fullscreen),
+            arcade.key.M: self._toggle_mute,
+            arcade.key.H: self._toggle_help,
+            arcade.key.S: self._screenshot,
+        }
+        if symbol in always:
+            always[symbol]()
+        elif self.finished:
+            if symbol in (arcade.key.R, arcade.key.N, arcade.key.ENTER):
+                self.play_again()
+        elif self._waiting:
+            self._waiting = False
+        else:
+            self._play_key(symbol)
+
+    def _play_key(self, symbol: int) -> None:
         actions: dict[int, Callable[[], None]] = {
             arcade.key.SPACE: self._toggle_pause,
-            arcade.key.PERIOD: self.step,
+            arcade.key.PERIOD: self._one_step,
             arcade.key.R: lambda: self.start(self.level),
             arcade.key.N: self.next_level,
             arcade.key.L: self.reload,
             arcade.key.D: self._toggle_overlay,
-            arcade.key.S: self._screenshot,
-            arcade.key.F: lambda: self.window.set_fullscreen(not self.window.fullscreen),
-            arcade.key.H: self._toggle_help,
             arcade.key.P: self.toggle_panel,
-            arcade.key.ESCAPE: self.finish,
         }
         action = actions.get(symbol)
         if action is not None:
@@ -212,39 +369,66 @@ class TankView(arcade.View):
         if self.panel is None:
             from shoal.game.panel import TuningPanel  # arcade.gui: not importable headless
 
-            self.panel = TuningPanel(self.window, self.tank, self._report)
+            self.panel = TuningPanel(self.window, self.tank, self._report, self._tuned)
         self.panel.toggle()
 
     def _report(self, message: str) -> None:
         self.hud.error = message
 
+    def _tuned(self, what: str) -> None:
+        """A change made with the panel: this run no longer counts."""
+        self.tank.mark_practice(f"{what.replace('_', ' ')} changed with the panel")
+
     def _screenshot(self) -> None:
-        self.save_screenshot()
+        path = numbered_screenshot(self.level.name, round(self.tank.time / DT))
+        problem = save_image(self._picture(), path)
+        now = time.perf_counter()
+        if problem:
+            self.hud.notify(problem, now)
+        else:
+            self.hud.notify(f"Screenshot saved: {shown(path)}", now)
 
     def _toggle_pause(self) -> None:
-        self.paused = not self.paused
+        if self.tank.status == "playing":
+            self.clock.paused = not self.clock.paused
+
+    def _one_step(self) -> None:
+        if self.clock.paused and self.tank.status == "playing":
+            self.step()
+
+    def _toggle_mute(self) -> None:
+        now = time.perf_counter()
+        if not self.sounds.enabled:
+            self.hud.notify("No sound here (no audio device, or headless).", now)
+        else:
+            self.hud.notify("Sound off." if self.sounds.toggle_mute() else "Sound on.", now)
 
     def _toggle_help(self) -> None:
-        self.hud.show_help = not self.hud.show_help
+        self.show_help = not self.show_help
 
     def _toggle_overlay(self) -> None:
         if self.overlay.toggle() and self.overlay.selected is None:
             self.overlay.select_nearest(self.level.width / 2, self.level.height / 2)
 
     # --- files ---------------------------------------------------------------------------
-    def save_screenshot(self, path: Path | None = None) -> Path:
-        """Save what the window shows (default: a numbered file in the current folder)."""
-        if path is None:
-            path = Path(f"shoal-{self.level.name}-{round(self.tank.time / DT):06d}.png")
+    def _picture(self) -> Image.Image:
+        """What the window shows now."""
         self.on_draw()
-        arcade.get_image().save(path)
-        print(f"shoal: screenshot saved to {path.resolve()}")
-        return path
+        return arcade.get_image()
 
-    def write_stats(self) -> None:
-        """Write the per-second metrics as a JSON array (if a path was given)."""
+    def save_screenshot(self, path: Path) -> str:
+        """Save what the window shows to `path`; returns "" or the problem, in one line."""
+        return save_image(self._picture(), path)
+
+    def write_stats(self) -> str:
+        """Write the per-second metrics as a JSON array (if a path was given); returns ""
+        or the problem, in one line."""
         if self.stats_path is None:
-            return
+            return ""
         records = [dataclasses.asdict(record) for record in self.stats]
-        self.stats_path.write_text(json.dumps(records, indent=1))
-        print(f"shoal: stats written to {self.stats_path.resolve()}")
+        try:
+            self.stats_path.write_text(json.dumps(records, indent=1))
+        except OSError as error:
+            return f"cannot write the stats to {shown(self.stats_path)}: {error.strerror or error}"
+        print(f"shoal: stats written to {shown(self.stats_path.resolve())}")
+        return ""

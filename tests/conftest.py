@@ -2,11 +2,16 @@
 rendering tests share a hidden headless window."""
 
 import os
+import tempfile
 from collections.abc import Iterator
 
 # Render off-screen (EGL; Mesa llvmpipe without a GPU), also on a desktop. Must be set before
 # anything imports arcade.
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+# The game keeps best scores in the user's data folder and S saves to the pictures folder:
+# tests (and the games they start) use throw-away ones, never the real ones.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="shoal-test-data-")
+os.environ["XDG_PICTURES_DIR"] = tempfile.mkdtemp(prefix="shoal-test-pictures-")
 
 import arcade
 import pytest

@@ -30,7 +30,8 @@ def drag(manager: "gui.UIManager", start: tuple[float, float], end: tuple[float,
 def main(screenshot: str) -> None:
     """Open the panel, move sliders with the mouse, pick a preset, change the school."""
     window = arcade.Window(1280, 720, "panel check")
-    view = TankView(load_level(level_names()[0]), lambda level: Tank(level, seed=1))
+    view = TankView(load_level(level_names()[0]), lambda level: Tank(level, seed=1),
+                    intro=False)  # fmt: skip
     window.show_view(view)
     view.on_key_press(arcade.key.P, 0)
     panel = view.panel
@@ -41,6 +42,7 @@ def main(screenshot: str) -> None:
     drag(panel.manager, (left + 3, middle), (right - 1, middle))
     cohesion = view.tank.flock.species["fish"].cohesion_weight
     assert cohesion > 4.0, cohesion
+    assert "cohesion" in view.tank.practice, view.tank.practice  # a tuned run is not scored
     for _ in range(30):
         view.step()  # the change applies live
     panel.presets.value = "mill"  # the dropdown's choice, as a click on "mill" makes it
@@ -49,6 +51,12 @@ def main(screenshot: str) -> None:
         assert getattr(species, field) == value, (field, getattr(species, field), value)
     panel.set("fish", 12)
     assert view.tank.fish == 12, view.tank.fish
+    assert view.tank.goal.min_fish == view.tank.level.goal.min_fish  # the goal did not move
+    view.on_key_press(arcade.key.R, 0)  # a restart is a fair run: the level's own school
+    assert view.tank.practice == "" and view.tank.fish == 60, view.tank.fish
+    assert panel.sliders["fish"].value == 60
+    panel.set("fish", 12)
+    assert panel.sliders["fish"].max_value == 2000
     panel.set("min_speed", 290)  # above max speed: refused, reported, nothing changes
     assert view.tank.flock.species["fish"].min_speed < 290
     assert "min_speed" in view.hud.error

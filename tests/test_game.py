@@ -62,16 +62,43 @@ def test_headless_run_writes_a_screenshot_and_stats(tmp_path: Path) -> None:
     "args",
     [
         ["--fish", "-3"],
+        ["--fish", "2001"],
+        ["--fish", "2000000"],
+        ["--fish", "1" * 400],
+        ["--frames", "1e9"],
         ["--level", "no-such-level"],
         ["--preset", "chaos"],
         ["--screenshot", "out.jpg"],
+        ["--screenshot", "a-folder.png"],
+        ["--stats", "a-folder.json"],
+        ["--screenshot", "/proc/shoal.png"],
+        ["--stats", "/sys/shoal.json"],
+        ["--screenshot", "full.png"],
     ],
 )
-def test_user_mistakes_exit_2_with_one_line(args: list[str], tmp_path: Path) -> None:
+def test_user_mistakes_exit_2_with_one_line_before_the_run(args: list[str], tmp_path: Path
+                                                           ) -> None:  # fmt: skip
+    (tmp_path / "a-folder.png").mkdir()
+    (tmp_path / "a-folder.json").mkdir()
+    (tmp_path / "full.png").symlink_to("/dev/full")  # a full disk
     done = game(*args, "--headless", "--frames", "1", cwd=tmp_path)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+    assert len(done.stderr) < 200
+    assert "kernels" not in done.stdout  # refused before anything ran
+
+
+def test_too_many_fish_names_the_limit(tmp_path: Path) -> None:
+    done = game("--fish", "5000", "--headless", cwd=tmp_path)
+    assert "0..2,000" in done.stderr and "smoothly" in done.stderr
+
+
+def test_a_one_step_run_says_one_step_and_stays_quiet(tmp_path: Path) -> None:
+    done = game("--headless", "--frames", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ": 1 step (" in done.stdout
+    assert done.stderr == ""  # no audio-library noise, no warnings
 
 
 def test_a_broken_level_file_is_named(tmp_path: Path) -> None:
@@ -91,7 +118,7 @@ def window() -> Iterator[arcade.Window]:
 
 def make_view(level_name: str = "") -> TankView:
     level = load_level(level_name or level_names()[0])
-    return TankView(level, lambda lv: Tank(lv, seed=2))
+    return TankView(level, lambda lv: Tank(lv, seed=2), intro=False)
 
 
 def test_the_leader_swims_to_the_mouse_without_teleporting(window: arcade.Window) -> None:
@@ -120,7 +147,7 @@ def test_reloading_a_broken_level_keeps_the_current_one(window: arcade.Window, t
     source = load_level(level_names()[0]).path
     copy = tmp_path / "copy.tmj"
     copy.write_text(source.read_text())
-    view = TankView(load_level(copy), lambda lv: Tank(lv, seed=2))
+    view = TankView(load_level(copy), lambda lv: Tank(lv, seed=2), intro=False)
     window.show_view(view)
     for _ in range(30):
         view.step()
@@ -164,17 +191,14 @@ def test_d_toggles_the_overlay_and_a_click_explains_a_fish(window: arcade.Window
     view.tank.close()
 
 
-def test_on_draw_interpolates_at_the_fixed_clock_fraction(
-    window: arcade.Window, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from shoal.game import tank_view
-
+def test_on_draw_interpolates_at_the_step_clock_fraction(window: arcade.Window) -> None:
     view = make_view()
     window.show_view(view)
-    monkeypatch.setattr(tank_view, "fixed_fraction", lambda: 0.25)
-    view.on_fixed_update(DT)
+    view.on_update(DT * 1.25)  # one step due, a quarter of the next
+    assert view.steps_taken == 1
     view.on_draw()
-    assert view.render.last_frame is not None and view.render.last_frame.alpha == 0.25
+    assert view.render.last_frame is not None
+    assert view.render.last_frame.alpha == pytest.approx(0.25)
     view.interpolate = False
     view.on_draw()
     assert view.render.last_frame.alpha == 1.0

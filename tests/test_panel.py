@@ -34,6 +34,12 @@ def test_panel_sliders_and_presets_apply_live(tmp_path: Path) -> None:
     assert shot.is_file()
 
 
+def test_a_2000_fish_tank_keeps_drawing_in_a_real_window() -> None:
+    done = under_xvfb(sys.executable, str(HERE / "loop_check.py"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "loop ok" in done.stdout
+
+
 def test_the_game_plays_in_a_window(tmp_path: Path) -> None:
     shot, stats = tmp_path / "window.png", tmp_path / "stats.json"
     done = under_xvfb(sys.executable, "-m", "shoal.game", "--level", "caves", "--frames",

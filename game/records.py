@@ -1,0 +1,110 @@
+"""Results: each level's outcome in this session, and the best score per level kept on disk.
+
+The best scores live in ``best.json`` in the user's data folder (platformdirs finds it:
+``~/.local/share/shoal`` on Linux, ``%LOCALAPPDATA%\\shoal`` on Windows, ``~/Library/
+Application Support/shoal`` on macOS). A best is kept per level *and setup*: a school of
+another size or a preset is a different game, so it gets its own line. A file that cannot
+be read or written never stops the game: the records then last for this session only, and
+`Records.problem` says why.
+"""
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP = "shoal"
+FILE = "best.json"
+
+
+def data_folder() -> Path:
+    """The user's data folder for shoal (not created here)."""
+    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How one level went.
+
+    Attributes:
+        level: the level's title.
+        status: "won", "lost" or "skipped" (N before the end).
+        score: points when it ended.
+        reason: one line saying why it ended.
+        practice: why it does not count ("" when it does).
+        best: the best score of this level and setup, this one included (None: none won).
+    """
+
+    level: str
+    status: str
+    score: int
+    reason: str
+    practice: str = ""
+    best: int | None = None
+
+
+class Records:
+    """The best winning score of each level and setup, read from and written to `path`.
+
+    Args:
+        path: the JSON file (default: ``best.json`` in `data_folder()`).
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = data_folder() / FILE if path is None else path
+        self.problem = ""  # why the file could not be read or written ("" when fine)
+        self.best: dict[str, int] = self._read()
+
+    def best_of(self, key: str) -> int | None:
+        """The best score kept for `key` (None: never won)."""
+        return self.best.get(key)
+
+    def add(self, key: str, score: int) -> bool:
+        """Keep `score` of a won level if it beats the best; returns whether it did."""
+        if key in self.best and self.best[key] >= score:
+            return False
+        self.best[key] = score
+        self._write()
+        return True
+
+    def _read(self) -> dict[str, int]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            self.problem = f"cannot read {self.path}: {error.strerror or error}"
+            return {}
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            self.problem = f"{self.path} is not valid JSON: starting afresh"
+            return {}
+        if not isinstance(raw, dict):
+            self.problem = f"{self.path} does not hold an object: starting afresh"
+            return {}
+        # Keep only sound entries: a hand-edited file must not break the game.
+        return {str(k): int(v) for k, v in raw.items() if type(v) is int and v >= 0}
+
+    def _write(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            partial = self.path.with_name(self.path.name + ".part")
+            partial.write_text(json.dumps(self.best, indent=1, sort_keys=True), encoding="utf-8")
+            os.replace(partial, self.path)  # whole or not at all, even if the game is killed
+            self.problem = ""
+        except OSError as error:
+            self.problem = f"cannot save the best scores to {self.path}: {error.strerror or error}"
+
+
+def setup_key(level: str, fish: int | None, preset: str | None) -> str:
+    """The key of a level played with a school of `fish` (None: the level's own) and a
+    preset (None: the game's own fish)."""
+    key = level
+    if fish is not None:
+        key += f" fish={fish}"
+    if preset is not None:
+        key += f" preset={preset}"
+    return key

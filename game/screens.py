@@ -1,0 +1,93 @@
+"""What the cards say: a level's intro, pause, help, the end of a level and the finish.
+
+Plain text only (no arcade): `shoal.game.cards` draws them.
+"""
+
+from collections.abc import Sequence
+
+from shoal.game.cards import Card
+from shoal.game.records import Result
+from shoal.game.tank import Tank
+
+KEYS = (
+    "Mouse: lead the school.   Click: drop food.",
+    "Space: pause.   Period: one step.   R: restart.   N: next level.   L: reload the level.",
+    "D: debug overlay.   P: tuning panel.   S: screenshot.   M: mute.   F: fullscreen.",
+    "H: this help.   Esc: quit.",
+)
+START_HINT = "Press a key or click to start"
+
+
+def goal_text(tank: Tank) -> str:
+    """The level's goal in one sentence."""
+    goal = tank.goal
+    text = (f"Goal: eat {goal.food_to_eat} food while keeping at least {goal.min_fish} "
+            f"of your {tank.fish} fish alive")  # fmt: skip
+    if goal.time_limit:
+        text += f", within {goal.time_limit:.0f} seconds"
+    return text + "."
+
+
+def intro(tank: Tank, best: int | None) -> Card:
+    """The card that opens a level (it waits for a key or a click)."""
+    sharks = len(tank.level.sharks)
+    lines = [goal_text(tank)]
+    if sharks:
+        lines.append(f"{sharks} shark{'s' if sharks > 1 else ''} hunt{'' if sharks > 1 else 's'}"
+                     " here: lead your fish away from them.")  # fmt: skip
+    lines.append("Lead the school with the mouse, click to drop food. "
+                 "Space pauses, H lists every key.")  # fmt: skip
+    if best is not None:
+        lines.append(f"Your best score here: {best}")
+    return Card(tank.level.title, tuple(lines), START_HINT)
+
+
+def paused() -> Card:
+    """The pause banner."""
+    return Card("Paused", (), "Space: resume    Period: one step", banner=True)
+
+
+def help_card() -> Card:
+    """Every key."""
+    return Card("Keys", KEYS, "H: close this help")
+
+
+def level_end(tank: Tank, result: Result, last: bool) -> Card:
+    """Won or lost: why, the score, and what to press next."""
+    lines = [result.reason]
+    if tank.status == "won":
+        title = "Level complete!"
+        score = f"Score {result.score}"
+        if not result.practice and result.best == result.score:
+            score += ": your best yet!"
+        elif result.best is not None:
+            score += f" (your best: {result.best})"
+        lines.append(score)
+    else:
+        title = "Game over"
+    if result.practice:
+        lines.append(f"Practice run ({result.practice}): not scored.")
+    after = "N: see your results" if last else "N: next level"
+    again = "R: play again" if tank.status == "won" else "R: try again"
+    return Card(title, tuple(lines), f"{again}    {after}")
+
+
+def finish(results: Sequence[Result]) -> Card:
+    """After the last level: each level's result."""
+    lines = [_result_line(result) for result in results] or ["No level was played."]
+    won = sum(result.status == "won" and not result.practice for result in results)
+    total = sum(result.score for result in results if not result.practice)
+    lines.append(f"Levels won: {won} of {len(results)}.   Total score: {total}.")
+    return Card("The end of the tank", tuple(lines), "R: play again from the first level    "
+                "Esc: quit")  # fmt: skip
+
+
+def _result_line(result: Result) -> str:
+    if result.status == "skipped":
+        return f"{result.level}: skipped."
+    line = f"{result.level}: {result.status}, score {result.score}"
+    if result.practice:
+        line += " (practice)"
+    elif result.best is not None:
+        line += f", best {result.best}"
+    return line + "."
