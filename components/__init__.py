@@ -8,11 +8,12 @@ from shoal.components.agents import Attractor, Food, Leader, Predator
 from shoal.components.boid import Boid
 from shoal.components.kinematics import Position, VectorStore, Velocity
 from shoal.components.obstacle import Circle, Obstacle, Polygon, Rect, Shape
+from shoal.components.parameters import LARGEST
 from shoal.components.species import (
     BOUNDARY_MODES,
     FALLOFFS,
-    LARGEST,
     NEIGHBOUR_LIMIT,
+    SPECIES_PARAMETERS,
     STEERING_STYLES,
     Species,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "FALLOFFS",
     "LARGEST",
     "NEIGHBOUR_LIMIT",
+    "SPECIES_PARAMETERS",
     "STEERING_STYLES",
     "Attractor",
     "Boid",

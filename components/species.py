@@ -1,8 +1,10 @@
 """Species: the parameter set that one group of boids shares."""
 
 import math
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shoal.components.parameters import check_field, declared, param
 
 STEERING_STYLES = ("reynolds", "accumulate", "turn")
 """How a species turns its rules into motion:
@@ -28,9 +30,15 @@ NEIGHBOUR_LIMIT = 512
 a perception radius; boids spawned on one spot do, and counting every pair of them would
 take time and memory growing as the square of their number."""
 
-LARGEST = 1e6
-"""No parameter of a species or a world exceeds this in magnitude (px, px/s, s, weights):
-far beyond any game, and small enough that no product of parameters overflows."""
+
+def _cos_half_fov(degrees: float) -> float:
+    """The kernels' field-of-view test: cos(fov / 2), or -2 for "sees all around"."""
+    return -2.0 if degrees >= 360 else math.cos(math.radians(degrees) / 2)
+
+
+def _index_in(choices: tuple[str, ...], offset: int = 0) -> Callable[[str], float]:
+    """Packs a choice as its index in `choices` (plus `offset`)."""
+    return lambda value: float(choices.index(value) + offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,133 +47,131 @@ class Species:
 
     Change a running flock's species with `Flock.tune(name, field=value)`; it takes effect on
     the next step. Units: world units (pixels), seconds, degrees. Every number lies within
-    ±`LARGEST` (max_force and max_turn_rate may also be ``math.inf``).
+    ±`LARGEST` (max_force and max_turn_rate may also be ``math.inf``). Each parameter is
+    declared once below, with its unit, valid range and meaning (see
+    `shoal.components.parameters`): the checks, the kernels' packing and the docs all come
+    from that declaration.
 
     Attributes:
         name: unique name of the species.
-        perception_radius: how far a boid sees its neighbours (px, > 0).
-        separation_radius: neighbours closer than this push it away (px, 0..perception_radius).
-        fov_degrees: field of view centred on the heading (0..360; 360 sees all around).
-        separation_weight: weight of the separation rule.
-        alignment_weight: weight of the alignment rule.
-        cohesion_weight: weight of the cohesion rule.
-        min_speed: lowest speed (px/s, >= 0).
-        max_speed: highest speed (px/s, > 0, >= min_speed).
-        max_force: largest steering acceleration (px/s², > 0; ``math.inf`` for none).
-        max_turn_rate: fastest change of heading (deg/s, > 0; ``math.inf`` for none).
-        max_neighbours: count only the k nearest neighbours (topological, 0..512); 0
-            counts all, up to `NEIGHBOUR_LIMIT` (512), the nearest.
-        separation_falloff: ``"inverse"`` or ``"inverse_square"`` (see `FALLOFFS`).
-        steering: ``"reynolds"``, ``"accumulate"`` or ``"turn"`` (see `STEERING_STYLES`).
-        separate_turn: ``turn`` style: max degrees per step turning away from the nearest.
-        align_turn: ``turn`` style: max degrees per step turning to the neighbours' heading.
-        cohere_turn: ``turn`` style: max degrees per step turning towards their centre.
-        obstacle_weight: weight of obstacle avoidance (look-ahead steering around shapes).
-        look_ahead: how far ahead a boid looks for obstacles, in seconds of travel (> 0).
-        leader_weight: weight of following a leader (0: ignore leaders).
-        follow_distance: followers settle this far behind their leader (px, >= 0).
-        leader_range: beyond this distance followers head straight back (px, > 0).
-        leader_clearance: followers leave a lane this wide in front of the leader (px, >= 0).
-        food_weight: weight of seeking food and attractors (0: ignore them).
-        food_range: how far a boid senses food (px, >= 0).
-        fear_radius: prey flee a predator closer than this (px, >= 0).
-        flee_weight: weight of fleeing predators.
-        alarm_weight: weight of fleeing with a fleeing neighbour (alarm spread; 0: none).
-        chase_weight: weight of chasing prey (species this one chases).
-        catch_radius: a hunting boid catches prey closer than this (px, >= 0).
-        catch_cooldown: seconds a hunter rests after a catch (>= 0).
-        wander_weight: weight of smooth random wandering (0: none).
-        wander_rate: how fast the wander direction changes (radians per second, >= 0).
     """
 
     name: str
-    perception_radius: float = 50.0
-    separation_radius: float = 18.0
-    fov_degrees: float = 270.0
-    separation_weight: float = 1.6
-    alignment_weight: float = 1.0
-    cohesion_weight: float = 0.8
-    min_speed: float = 40.0
-    max_speed: float = 110.0
-    max_force: float = 160.0
-    max_turn_rate: float = 300.0
-    max_neighbours: int = 0
-    separation_falloff: str = "inverse"
-    steering: str = "reynolds"
-    separate_turn: float = 1.5
-    align_turn: float = 5.0
-    cohere_turn: float = 3.0
-    obstacle_weight: float = 3.0
-    look_ahead: float = 0.8
-    leader_weight: float = 1.2
-    follow_distance: float = 60.0
-    leader_range: float = 300.0
-    leader_clearance: float = 40.0
-    food_weight: float = 1.5
-    food_range: float = 160.0
-    fear_radius: float = 110.0
-    flee_weight: float = 4.0
-    alarm_weight: float = 1.5
-    chase_weight: float = 2.0
-    catch_radius: float = 8.0
-    catch_cooldown: float = 1.5
-    wander_weight: float = 0.0
-    wander_rate: float = 1.5
+    perception_radius: float = param(
+        50.0, "px", "how far a boid sees its neighbours", low=0.0, above=True
+    )
+    separation_radius: float = param(
+        18.0, "px", "neighbours closer than this push it away", low=0.0, at_most="perception_radius"
+    )
+    fov_degrees: float = param(
+        270.0,
+        "degrees",
+        "field of view centred on the heading (360: all round)",
+        low=0.0,
+        high=360.0,
+        pack=_cos_half_fov,
+    )
+    separation_weight: float = param(1.6, "×", "weight of the separation rule")
+    alignment_weight: float = param(1.0, "×", "weight of the alignment rule")
+    cohesion_weight: float = param(0.8, "×", "weight of the cohesion rule")
+    min_speed: float = param(40.0, "px/s", "lowest speed", low=0.0, at_most="max_speed")
+    max_speed: float = param(110.0, "px/s", "highest speed", low=0.0, above=True)
+    max_force: float = param(
+        160.0, "px/s²", "largest steering acceleration", low=0.0, above=True, infinite=True
+    )
+    max_turn_rate: float = param(
+        300.0,
+        "degrees/s",
+        "fastest change of heading",
+        low=0.0,
+        above=True,
+        infinite=True,
+        pack=math.radians,
+    )
+    max_neighbours: int = param(
+        0,
+        "boids",
+        "count only the k nearest neighbours (topological)",
+        low=0,
+        high=NEIGHBOUR_LIMIT,
+        integer=True,
+        note=f"0: all, up to {NEIGHBOUR_LIMIT}",
+        pack=lambda k: float(k or NEIGHBOUR_LIMIT),
+    )
+    separation_falloff: str = param(
+        "inverse",
+        "",
+        "how separation grows as a neighbour comes closer (see FALLOFFS)",
+        choices=FALLOFFS,
+        pack=_index_in(FALLOFFS, 1),
+    )
+    steering: str = param(
+        "reynolds",
+        "",
+        "how rules become motion (see STEERING_STYLES)",
+        choices=STEERING_STYLES,
+        pack=_index_in(STEERING_STYLES),
+    )
+    separate_turn: float = param(
+        1.5,
+        "degrees/step",
+        "turn style: most it turns away from the nearest per step",
+        low=0.0,
+        high=180.0,
+        pack=math.radians,
+    )
+    align_turn: float = param(
+        5.0,
+        "degrees/step",
+        "turn style: most it turns to the neighbours' heading per step",
+        low=0.0,
+        high=180.0,
+        pack=math.radians,
+    )
+    cohere_turn: float = param(
+        3.0,
+        "degrees/step",
+        "turn style: most it turns towards their centre per step",
+        low=0.0,
+        high=180.0,
+        pack=math.radians,
+    )
+    obstacle_weight: float = param(3.0, "×", "weight of obstacle avoidance")
+    look_ahead: float = param(
+        0.8, "s", "how far ahead it looks for obstacles, in seconds of travel", low=0.0, above=True
+    )
+    leader_weight: float = param(1.2, "×", "weight of following a leader", note="0: ignore leaders")
+    follow_distance: float = param(
+        60.0, "px", "followers settle this far behind their leader", low=0.0
+    )
+    leader_range: float = param(
+        300.0, "px", "beyond this distance followers head straight back", low=0.0, above=True
+    )
+    leader_clearance: float = param(
+        40.0, "px", "followers leave a lane this wide in front of the leader", low=0.0
+    )
+    food_weight: float = param(
+        1.5, "×", "weight of seeking food and attractors", note="0: ignore food"
+    )
+    food_range: float = param(160.0, "px", "how far it senses food", low=0.0)
+    fear_radius: float = param(110.0, "px", "it flees a predator closer than this", low=0.0)
+    flee_weight: float = param(4.0, "×", "weight of fleeing predators")
+    alarm_weight: float = param(
+        1.5, "×", "weight of fleeing with a fleeing neighbour (alarm spread)", note="0: none"
+    )
+    chase_weight: float = param(2.0, "×", "weight of chasing prey (species it chases)")
+    catch_radius: float = param(8.0, "px", "a hunting boid catches prey closer than this", low=0.0)
+    catch_cooldown: float = param(1.5, "s", "a hunter rests this long after a catch", low=0.0)
+    wander_weight: float = param(0.0, "×", "weight of smooth random wandering", note="0: none")
+    wander_rate: float = param(1.5, "rad/s", "how fast the wander direction changes", low=0.0)
 
     def __post_init__(self) -> None:
-        _validate(self)
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"Species: name = {self.name!r} must be a non-empty string")
+        owner = f"Species {self.name!r}"
+        for name, rule in SPECIES_PARAMETERS.items():
+            check_field(owner, name, getattr(self, name), rule, self)
 
 
-def _fail(species: Any, field: str, why: str) -> None:
-    value = getattr(species, field, None)
-    raise ValueError(f"Species {species.name!r}: {field} = {value!r} {why}")
-
-
-def _validate(s: Species) -> None:
-    if not isinstance(s.name, str) or not s.name:
-        raise ValueError(f"Species: name = {s.name!r} must be a non-empty string")
-    for f in fields(s):
-        value = getattr(s, f.name)
-        if f.type in (float, "float"):
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                _fail(s, f.name, "must be a number")
-            if math.isnan(value):
-                _fail(s, f.name, "must not be NaN")
-            if math.isinf(value) and f.name not in ("max_force", "max_turn_rate"):
-                _fail(s, f.name, "must be finite")
-            if math.isfinite(value) and abs(value) > LARGEST:
-                _fail(s, f.name, f"must be within ±{LARGEST:g}")
-    if s.perception_radius <= 0:
-        _fail(s, "perception_radius", "must be > 0")
-    if not 0 <= s.separation_radius <= s.perception_radius:
-        _fail(s, "separation_radius", f"must be in [0, perception_radius={s.perception_radius}]")
-    if not 0 <= s.fov_degrees <= 360:
-        _fail(s, "fov_degrees", "must be in [0, 360]")
-    if s.min_speed < 0:
-        _fail(s, "min_speed", "must be >= 0")
-    if s.max_speed <= 0:
-        _fail(s, "max_speed", "must be > 0")
-    if s.min_speed > s.max_speed:
-        _fail(s, "min_speed", f"must not exceed max_speed = {s.max_speed}")
-    if s.max_force <= 0:
-        _fail(s, "max_force", "must be > 0 (math.inf for no limit)")
-    if s.max_turn_rate <= 0:
-        _fail(s, "max_turn_rate", "must be > 0 (math.inf for no limit)")
-    if isinstance(s.max_neighbours, bool) or not isinstance(s.max_neighbours, int):
-        _fail(s, "max_neighbours", "must be an integer")
-    if not 0 <= s.max_neighbours <= NEIGHBOUR_LIMIT:
-        _fail(s, "max_neighbours", f"must be in [0, {NEIGHBOUR_LIMIT}] (0 counts all)")
-    if s.separation_falloff not in FALLOFFS:
-        _fail(s, "separation_falloff", f"must be one of {FALLOFFS}")
-    if s.steering not in STEERING_STYLES:
-        _fail(s, "steering", f"must be one of {STEERING_STYLES}")
-    for name in ("separate_turn", "align_turn", "cohere_turn"):
-        if not 0 <= getattr(s, name) <= 180:
-            _fail(s, name, "must be in [0, 180] degrees per step")
-    for name in ("follow_distance", "leader_clearance", "food_range", "fear_radius",
-                 "catch_radius", "catch_cooldown", "wander_rate"):  # fmt: skip
-        if getattr(s, name) < 0:
-            _fail(s, name, "must be >= 0")
-    for name in ("look_ahead", "leader_range"):
-        if getattr(s, name) <= 0:
-            _fail(s, name, "must be > 0")
+SPECIES_PARAMETERS = declared(Species)
+"""Every species parameter's declaration (`Param`), by name, in field order."""

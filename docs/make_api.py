@@ -5,9 +5,9 @@ Run from the repository root: ``python docs/make_api.py`` (``--output PATH`` wri
 `shoal.components`, `shoal.systems` and `shoal.systems.render` (their ``__all__``), their
 signatures as written in the source, and the first paragraph of their docstrings; constants
 are documented by the string right after their assignment (or, failing that, the comment on or
-above it). The species parameters come from `Species` itself: its fields and defaults, and the
-meanings from its docstring's "Attributes:" section; their units and ranges are kept in
-`SPECIES_UNITS` below, and the script refuses to run if a field is missing there.
+above it). The species parameters come from their declarations in `Species` (default,
+unit, range and meaning: `shoal.components.SPECIES_PARAMETERS`). It also writes the species
+table into README.md between its markers.
 """
 
 import argparse
@@ -29,48 +29,14 @@ from typing import Any
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
 from shoal import components, systems
-from shoal.components import Species
+from shoal.components import SPECIES_PARAMETERS, Species
 from shoal.systems import render
 from shoal.systems.core import events
 
 OUTPUT = Path(__file__).resolve().parent / "api.md"
-
-SPECIES_UNITS: dict[str, tuple[str, str]] = {
-    "name": ("", "non-empty, unique in the flock"),
-    "perception_radius": ("px", "> 0"),
-    "separation_radius": ("px", "0 … perception_radius"),
-    "fov_degrees": ("degrees", "0 … 360"),
-    "separation_weight": ("×", "finite"),
-    "alignment_weight": ("×", "finite"),
-    "cohesion_weight": ("×", "finite"),
-    "min_speed": ("px/s", "0 … max_speed"),
-    "max_speed": ("px/s", "> 0"),
-    "max_force": ("px/s²", "> 0, or inf (no limit)"),
-    "max_turn_rate": ("degrees/s", "> 0, or inf (no limit)"),
-    "max_neighbours": ("boids", "integer ≥ 0 (0: all)"),
-    "separation_falloff": ("", "`inverse`, `inverse_square`"),
-    "steering": ("", "`reynolds`, `accumulate`, `turn`"),
-    "separate_turn": ("degrees/step", "0 … 180"),
-    "align_turn": ("degrees/step", "0 … 180"),
-    "cohere_turn": ("degrees/step", "0 … 180"),
-    "obstacle_weight": ("×", "finite"),
-    "look_ahead": ("s", "> 0"),
-    "leader_weight": ("×", "finite (0: ignore leaders)"),
-    "follow_distance": ("px", "≥ 0"),
-    "leader_range": ("px", "> 0"),
-    "leader_clearance": ("px", "≥ 0"),
-    "food_weight": ("×", "finite (0: ignore food)"),
-    "food_range": ("px", "≥ 0"),
-    "fear_radius": ("px", "≥ 0"),
-    "flee_weight": ("×", "finite"),
-    "alarm_weight": ("×", "finite (0: no alarm)"),
-    "chase_weight": ("×", "finite"),
-    "catch_radius": ("px", "≥ 0"),
-    "catch_cooldown": ("s", "≥ 0"),
-    "wander_weight": ("×", "finite (0: no wander)"),
-    "wander_rate": ("rad/s", "≥ 0"),
-}
-"""Unit and valid range of every `Species` field (× marks a dimensionless weight)."""
+README = Path(__file__).resolve().parent.parent / "README.md"
+SPECIES_BEGIN = "<!-- species table: written by docs/make_api.py -->"
+SPECIES_END = "<!-- end of species table -->"
 
 
 # --- reading the source ------------------------------------------------------------------
@@ -251,19 +217,25 @@ def methods(cls: type) -> Iterator[tuple[str, str]]:
 
 
 def species_rows() -> list[str]:
-    """The species parameter table: every field with default, unit, range and meaning."""
-    missing = [f.name for f in dataclasses.fields(Species) if f.name not in SPECIES_UNITS]
-    if missing:
-        raise SystemExit(
-            f"make_api: add unit and range of Species fields {missing} to SPECIES_UNITS"
-        )
-    meanings = attributes(docstring(Species))
+    """The species parameter table, from each parameter's declaration (`Param`): default,
+    unit, valid range and meaning (× marks a dimensionless weight)."""
     rows = ["| parameter | default | unit | range | meaning |", "|---|---|---|---|---|"]
-    for f in dataclasses.fields(Species):
-        default = "required" if f.default is dataclasses.MISSING else f"`{f.default!r}`"
-        unit, valid = SPECIES_UNITS[f.name]
-        rows.append(f"| `{f.name}` | {default} | {unit} | {valid} | {meanings.get(f.name, '')} |")
+    rows.append("| `name` | required |  | non-empty, unique in the flock | the species' name |")
+    defaults = {f.name: f.default for f in dataclasses.fields(Species)}
+    for name, rule in SPECIES_PARAMETERS.items():
+        rows.append(
+            f"| `{name}` | `{defaults[name]!r}` | {rule.unit} | {rule.valid} | {rule.doc} |"
+        )
     return rows
+
+
+def with_species_table(readme: str) -> str:
+    """`readme` with the table between its species markers written anew."""
+    begin, end = readme.find(SPECIES_BEGIN), readme.find(SPECIES_END)
+    if begin < 0 or end < begin:
+        raise SystemExit(f"make_api: README.md has no {SPECIES_BEGIN} ... {SPECIES_END} markers")
+    table = "\n".join(species_rows())
+    return f"{readme[: begin + len(SPECIES_BEGIN)]}\n{table}\n{readme[end:]}"
 
 
 def event_rows() -> list[str]:
@@ -351,15 +323,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=OUTPUT, help="where to write it")
     parser.add_argument("--check", action="store_true", help="only check it is up to date")
     args = parser.parse_args(argv)
-    text = build()
+    readme = README.read_text(encoding="utf-8")
+    outputs = {args.output: build(), README: with_species_table(readme)}
+    stale = [
+        p for p, text in outputs.items() if (p.read_text("utf-8") if p.exists() else "") != text
+    ]
     if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
-        if current != text:
-            print(f"{args.output} is out of date: run python docs/make_api.py", file=sys.stderr)
-            return 1
-        return 0
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output}")
+        for path in stale:
+            print(f"{path} is out of date: run python docs/make_api.py", file=sys.stderr)
+        return 1 if stale else 0
+    for path in stale:
+        path.write_text(outputs[path], encoding="utf-8")
+        print(f"wrote {path}")
     return 0
 
 

@@ -3,7 +3,8 @@
 import math
 from dataclasses import dataclass
 
-from shoal.components.species import BOUNDARY_MODES, LARGEST
+from shoal.components.parameters import LARGEST
+from shoal.components.species import BOUNDARY_MODES
 
 MAX_DT = 0.25
 """The longest step shoal takes, in seconds: beyond it fast boids jump through walls."""

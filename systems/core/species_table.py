@@ -1,48 +1,51 @@
 """SpeciesTable: the registered species, packed into arrays that the kernels read."""
 
 import dataclasses
-import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from shoal.components.species import FALLOFFS, NEIGHBOUR_LIMIT, STEERING_STYLES, Species
+from shoal.components.species import SPECIES_PARAMETERS, STEERING_STYLES, Species
 
-# Columns of the parameter matrix (one row per species). Kernels index with these.
-P_PERCEPTION = 0
-P_SEPARATION = 1
-P_COS_HALF_FOV = 2  # -2.0 means "sees all around"
-P_W_SEPARATION = 3
-P_W_ALIGNMENT = 4
-P_W_COHESION = 5
-P_MIN_SPEED = 6
-P_MAX_SPEED = 7
-P_MAX_FORCE = 8  # inf: unlimited
-P_MAX_TURN = 9  # rad/s, inf: unlimited
-P_MAX_NEIGHBOURS = 10  # the cap k, at most NEIGHBOUR_LIMIT
-P_FALLOFF = 11  # exponent: 1 inverse, 2 inverse square
-P_STYLE = 12  # index into STEERING_STYLES
-P_SEPARATE_TURN = 13  # rad per step
-P_ALIGN_TURN = 14
-P_COHERE_TURN = 15
-P_OBSTACLE_WEIGHT = 16
-P_LOOK_AHEAD = 17  # seconds
-P_LEADER_WEIGHT = 18
-P_FOLLOW_DISTANCE = 19
-P_LEADER_RANGE = 20
-P_LEADER_CLEARANCE = 21
-P_FOOD_WEIGHT = 22
-P_FOOD_RANGE = 23
-P_FEAR_RADIUS = 24
-P_FLEE_WEIGHT = 25
-P_ALARM_WEIGHT = 26
-P_CHASE_WEIGHT = 27
-P_CATCH_RADIUS = 28
-P_CATCH_COOLDOWN = 29
-P_WANDER_WEIGHT = 30
-P_WANDER_RATE = 31
-N_PARAMS = 32
+# Columns of the parameter matrix (one row per species), one per declared parameter in the
+# order of `Species`' fields; the kernels index with these. What a column holds is the
+# declaration's `pack` of the value (e.g. cos of half the field of view, radians).
+COLUMNS = {name: k for k, name in enumerate(SPECIES_PARAMETERS)}
+N_PARAMS = len(COLUMNS)
+
+P_PERCEPTION = COLUMNS["perception_radius"]
+P_SEPARATION = COLUMNS["separation_radius"]
+P_COS_HALF_FOV = COLUMNS["fov_degrees"]  # -2.0 means "sees all around"
+P_W_SEPARATION = COLUMNS["separation_weight"]
+P_W_ALIGNMENT = COLUMNS["alignment_weight"]
+P_W_COHESION = COLUMNS["cohesion_weight"]
+P_MIN_SPEED = COLUMNS["min_speed"]
+P_MAX_SPEED = COLUMNS["max_speed"]
+P_MAX_FORCE = COLUMNS["max_force"]  # inf: unlimited
+P_MAX_TURN = COLUMNS["max_turn_rate"]  # rad/s, inf: unlimited
+P_MAX_NEIGHBOURS = COLUMNS["max_neighbours"]  # the cap k, at most NEIGHBOUR_LIMIT
+P_FALLOFF = COLUMNS["separation_falloff"]  # exponent: 1 inverse, 2 inverse square
+P_STYLE = COLUMNS["steering"]  # index into STEERING_STYLES
+P_SEPARATE_TURN = COLUMNS["separate_turn"]  # rad per step
+P_ALIGN_TURN = COLUMNS["align_turn"]
+P_COHERE_TURN = COLUMNS["cohere_turn"]
+P_OBSTACLE_WEIGHT = COLUMNS["obstacle_weight"]
+P_LOOK_AHEAD = COLUMNS["look_ahead"]  # seconds
+P_LEADER_WEIGHT = COLUMNS["leader_weight"]
+P_FOLLOW_DISTANCE = COLUMNS["follow_distance"]
+P_LEADER_RANGE = COLUMNS["leader_range"]
+P_LEADER_CLEARANCE = COLUMNS["leader_clearance"]
+P_FOOD_WEIGHT = COLUMNS["food_weight"]
+P_FOOD_RANGE = COLUMNS["food_range"]
+P_FEAR_RADIUS = COLUMNS["fear_radius"]
+P_FLEE_WEIGHT = COLUMNS["flee_weight"]
+P_ALARM_WEIGHT = COLUMNS["alarm_weight"]
+P_CHASE_WEIGHT = COLUMNS["chase_weight"]
+P_CATCH_RADIUS = COLUMNS["catch_radius"]
+P_CATCH_COOLDOWN = COLUMNS["catch_cooldown"]
+P_WANDER_WEIGHT = COLUMNS["wander_weight"]
+P_WANDER_RATE = COLUMNS["wander_rate"]
 
 STYLE_REYNOLDS = STEERING_STYLES.index("reynolds")
 STYLE_ACCUMULATE = STEERING_STYLES.index("accumulate")
@@ -63,42 +66,10 @@ RELATION_CHASE = RELATIONS.index("chase")
 
 
 def pack(species: Species) -> npt.NDArray[np.float64]:
-    """One species as a row of the parameter matrix."""
-    row = np.zeros(N_PARAMS)
-    row[P_PERCEPTION] = species.perception_radius
-    row[P_SEPARATION] = species.separation_radius
-    fov = math.radians(species.fov_degrees)
-    row[P_COS_HALF_FOV] = -2.0 if species.fov_degrees >= 360 else math.cos(fov / 2)
-    row[P_W_SEPARATION] = species.separation_weight
-    row[P_W_ALIGNMENT] = species.alignment_weight
-    row[P_W_COHESION] = species.cohesion_weight
-    row[P_MIN_SPEED] = species.min_speed
-    row[P_MAX_SPEED] = species.max_speed
-    row[P_MAX_FORCE] = species.max_force
-    row[P_MAX_TURN] = math.radians(species.max_turn_rate)
-    row[P_MAX_NEIGHBOURS] = species.max_neighbours or NEIGHBOUR_LIMIT
-    row[P_FALLOFF] = FALLOFFS.index(species.separation_falloff) + 1
-    row[P_STYLE] = STEERING_STYLES.index(species.steering)
-    row[P_SEPARATE_TURN] = math.radians(species.separate_turn)
-    row[P_ALIGN_TURN] = math.radians(species.align_turn)
-    row[P_COHERE_TURN] = math.radians(species.cohere_turn)
-    row[P_OBSTACLE_WEIGHT] = species.obstacle_weight
-    row[P_LOOK_AHEAD] = species.look_ahead
-    row[P_LEADER_WEIGHT] = species.leader_weight
-    row[P_FOLLOW_DISTANCE] = species.follow_distance
-    row[P_LEADER_RANGE] = species.leader_range
-    row[P_LEADER_CLEARANCE] = species.leader_clearance
-    row[P_FOOD_WEIGHT] = species.food_weight
-    row[P_FOOD_RANGE] = species.food_range
-    row[P_FEAR_RADIUS] = species.fear_radius
-    row[P_FLEE_WEIGHT] = species.flee_weight
-    row[P_ALARM_WEIGHT] = species.alarm_weight
-    row[P_CHASE_WEIGHT] = species.chase_weight
-    row[P_CATCH_RADIUS] = species.catch_radius
-    row[P_CATCH_COOLDOWN] = species.catch_cooldown
-    row[P_WANDER_WEIGHT] = species.wander_weight
-    row[P_WANDER_RATE] = species.wander_rate
-    return row
+    """One species as a row of the parameter matrix (each parameter's declared `pack`)."""
+    return np.array(
+        [rule.pack(getattr(species, name)) for name, rule in SPECIES_PARAMETERS.items()]
+    )
 
 
 class SpeciesTable:
