@@ -211,7 +211,8 @@ def _run(stage: type[Any]) -> Hostile:
 
     def call(scene: Scene, step: object) -> object:
         processor = esper.get_processor(stage) or scene.render
-        processor.run(step)
+        assert isinstance(processor, FlockProcessor)
+        processor.run(step)  # type: ignore[arg-type]
         return None
 
     return call

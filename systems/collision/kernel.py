@@ -14,9 +14,9 @@ import math
 
 import numba
 
+from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.species_table import P_MAX_SPEED, P_MIN_SPEED
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.motion.kernel import BOUNDARY_WRAP
 from shoal.systems.obstacles.shape_kernel import Geometry, containing, exit_one, shallowest
 
 SKIN = 1e-3

@@ -9,13 +9,10 @@ from typing import Any
 
 import esper
 import numpy as np
-import numpy.typing as npt
 
 from shoal.components import Attractor, Food, Leader, Position, Predator, Velocity
 from shoal.systems.core.species_table import SpeciesTable
-from shoal.systems.core.store import FloatArray, IntArray
-
-BoolArray = npt.NDArray[np.bool_]
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
 
 @dataclass(frozen=True, slots=True)

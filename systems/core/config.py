@@ -6,6 +6,11 @@ from dataclasses import dataclass
 from shoal.components.parameters import LARGEST
 from shoal.components.species import BOUNDARY_MODES
 
+# The boundary modes as the kernels take them (an index into BOUNDARY_MODES).
+BOUNDARY_CONTAIN = BOUNDARY_MODES.index("contain")
+BOUNDARY_BOUNCE = BOUNDARY_MODES.index("bounce")
+BOUNDARY_WRAP = BOUNDARY_MODES.index("wrap")
+
 MAX_DT = 0.25
 """The longest step shoal takes, in seconds: beyond it fast boids jump through walls."""
 

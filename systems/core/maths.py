@@ -4,6 +4,9 @@ import math
 
 import numba
 
+MAX_PREDICTION = 1.0
+"""Seconds ahead that pursuit and evasion predict another boid's position, at most."""
+
 
 @numba.njit(cache=True, inline="always")
 def clamp_length(x: float, y: float, limit: float) -> tuple[float, float]:

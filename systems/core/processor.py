@@ -38,7 +38,7 @@ class FlockProcessor(esper.Processor):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "run" in cls.__dict__:
-            cls.run = _only_the_current_step(cls.__dict__["run"])  # type: ignore[method-assign]
+            cls.run = _only_the_current_step(cls.__dict__["run"])  # type: ignore[method-assign,assignment]
 
     def process(self, *args: Any, **kwargs: Any) -> None:
         """Run this stage on the flock's current step, beginning it if it is new (esper
@@ -108,4 +108,4 @@ def _only_the_current_step(run: Callable[[Any, Step], None]) -> Callable[[Any, S
     return checked
 
 
-FlockProcessor.run = _only_the_current_step(FlockProcessor.run)  # type: ignore[method-assign]
+FlockProcessor.run = _only_the_current_step(FlockProcessor.run)  # type: ignore[method-assign,assignment]

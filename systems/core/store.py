@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 _T = TypeVar("_T", bound=np.generic)
 
 

@@ -8,13 +8,9 @@ import math
 
 import numba
 
-from shoal.components.species import BOUNDARY_MODES
+from shoal.systems.core.config import BOUNDARY_BOUNCE, BOUNDARY_CONTAIN, BOUNDARY_WRAP
 from shoal.systems.core.species_table import P_MAX_SPEED, P_MAX_TURN, P_MIN_SPEED
 from shoal.systems.core.store import FloatArray, IntArray
-
-BOUNDARY_CONTAIN = BOUNDARY_MODES.index("contain")
-BOUNDARY_BOUNCE = BOUNDARY_MODES.index("bounce")
-BOUNDARY_WRAP = BOUNDARY_MODES.index("wrap")
 
 # A wall's push grows as (margin / d)² - 1 (zero at the margin, like a virtual boid's
 # inverse-square separation); capped so that a boid on the wall gets a finite push.

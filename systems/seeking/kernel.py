@@ -10,9 +10,8 @@ import math
 
 import numba
 
-from shoal.systems.core.agents import BoolArray
 from shoal.systems.core.grid import wrap_offset
-from shoal.systems.core.maths import arrive, seek
+from shoal.systems.core.maths import MAX_PREDICTION, arrive, seek
 from shoal.systems.core.species_table import (
     P_FEAR_RADIUS,
     P_FLEE_WEIGHT,
@@ -26,8 +25,7 @@ from shoal.systems.core.species_table import (
     P_MAX_SPEED,
     P_WANDER_WEIGHT,
 )
-from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.steering.kernel import MAX_PREDICTION
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
 # A follower in front of its leader, within the clearance lane and this many follow
 # distances ahead, steers out of the way (with twice the leader weight: it has priority).

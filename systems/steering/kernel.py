@@ -14,7 +14,7 @@ import math
 import numba
 import numpy as np
 
-from shoal.systems.core.maths import clamp_length, seek, turn_towards
+from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek, turn_towards
 from shoal.systems.core.species_table import (
     P_ALARM_WEIGHT,
     P_ALIGN_TURN,
@@ -50,8 +50,6 @@ _GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
 ALARM_DECAY = 0.8
 ALARM_MINIMUM = 0.1
 
-MAX_PREDICTION = 1.0
-"""Seconds ahead that pursuit and evasion predict another boid's position, at most."""
 
 RULES = ("separation", "alignment", "cohesion", "flee", "chase")
 """The rows of `rule_forces`, in order."""
