@@ -18,7 +18,7 @@ from shoal.systems.core.ecs import entities_with, in_world
 from shoal.systems.core.events import BOIDS_SPAWNED, EVENTS
 from shoal.systems.core.grid import Grid, build_grid, query_rows
 from shoal.systems.core.species_table import RELATIONS, SpeciesTable
-from shoal.systems.core.step import Neighbours, Step
+from shoal.systems.core.step import Neighbours, Step, list_neighbours
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 
 # Every species costs a row and a column of the relation matrix and its own kernel work.
@@ -229,8 +229,13 @@ class Flock:
 
     @property
     def neighbours(self) -> Neighbours:
-        """Who each boid saw at the start of the last step (see `Neighbours`)."""
-        return self.step_state.neighbours
+        """Who each boid saw at the start of the last step (see `Neighbours`), by the same
+        vision rule the steering used; listed on first use, after each step."""
+        step = self.step_state
+        if step.neighbours is None:
+            table = self.species
+            step.neighbours = list_neighbours(step.cells, table.params, table.relations)
+        return step.neighbours
 
     def neighbours_of(self, entity: int) -> IntArray:
         """Entities that `entity` saw at the start of the last step (KeyError: not a boid)."""

@@ -193,11 +193,11 @@ class DebugOverlay:
         Empty when the neighbours are not current (no step since boids came or went).
         """
         flock = self.flock
-        nb, store = flock.neighbours, flock.store
+        cells, store = flock.step_state.cells, flock.store
         row = store.row(self._boid("forces_of", entity))
-        if not self._neighbours_current() or row >= len(nb):
+        if not self._neighbours_current() or row >= len(cells.row):
             return {}
-        terms = _rule_forces(flock, int(np.flatnonzero(nb.order == row)[0]))
+        terms = _rule_forces(flock, int(np.flatnonzero(cells.row == row)[0]))
         return dict(zip(RULES, terms, strict=False))
 
     def _boid(self, owner: str, entity: object) -> int:
@@ -282,8 +282,10 @@ class DebugOverlay:
         batch.arrows(centre, _capped(applied(forces, species) * scale, longest), TOTAL_FORCE, 1.5)
 
     def _neighbours_current(self) -> bool:
-        """Whether `flock.neighbours` still has the store's rows (no boid came or went)."""
-        return len(self.flock.neighbours) == len(self.flock.store)
+        """Whether the last step's neighbours still refer to the store's rows (no boid came or
+        went since)."""
+        flock = self.flock
+        return flock.step_state.layout == flock.store.layout and flock.step_state.number > 0
 
     # --- positions -----------------------------------------------------------------------
     def _positions(self) -> FloatArray:
@@ -381,12 +383,10 @@ def _rule_forces(flock: "Flock", slot: int) -> FloatArray:
     The one place that knows `rule_forces`' signature: keep it in step with
     `shoal.systems.steering.SteeringSystem.process`.
     """
-    nb, store, table = flock.neighbours, flock.store, flock.species
+    step, table = flock.step_state, flock.species
     terms: FloatArray = rule_forces(
-        slot, nb.slot_velocities, nb.slot_species, nb.order, store.alarm[nb.order],
-        store.cooldown, table.params, table.relations, nb.start, nb.stop, nb.slots,
-        nb.dx, nb.dy, nb.dist, flock.config.dt,
-    )  # fmt: skip
+        slot, step.cells, flock.store.cooldown, table.params, table.relations, step.dt
+    )
     return terms
 
 
