@@ -13,8 +13,10 @@ from shoal.components.species import (
     BOUNDARY_MODES,
     FALLOFFS,
     NEIGHBOUR_LIMIT,
+    SEPARATION_COMBINES,
     SPECIES_PARAMETERS,
     STEERING_STYLES,
+    WALL_STYLES,
     Species,
 )
 
@@ -23,8 +25,10 @@ __all__ = [
     "FALLOFFS",
     "LARGEST",
     "NEIGHBOUR_LIMIT",
+    "SEPARATION_COMBINES",
     "SPECIES_PARAMETERS",
     "STEERING_STYLES",
+    "WALL_STYLES",
     "Attractor",
     "Boid",
     "Circle",

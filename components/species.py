@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from shoal.components.parameters import check_field, declared, param
 
-STEERING_STYLES = ("reynolds", "accumulate", "turn")
+STEERING_STYLES = ("reynolds", "accumulate", "turn", "zones")
 """How a species turns its rules into motion:
 
 - ``reynolds``: each rule asks for a desired velocity; steering = desired - current, clamped to
@@ -15,12 +15,40 @@ STEERING_STYLES = ("reynolds", "accumulate", "turn")
   game-dev pseudocode: move towards the centre, match velocity, keep away), clamped to
   ``max_force`` (which may be infinite); speed is then kept within [min_speed, max_speed].
 - ``turn``: constant-speed boids (set min_speed == max_speed) that turn their heading by at
-  most ``separate_turn`` / ``align_turn`` / ``cohere_turn`` degrees per rule per step
-  (the NetLogo "Flocking" model); the weights are not used.
+  most ``separate_turn`` / ``align_turn`` / ``cohere_turn`` degrees per second per rule (the
+  NetLogo "Flocking" model): a boid nearer its nearest flockmate than the separation radius
+  turns towards that one's heading + 180°, else towards its flockmates' mean heading and
+  towards their centre; the weights are not used.
+- ``zones``: Couzin et al. (2002), "Collective memory and spatial sorting in animal groups":
+  constant-speed boids (set min_speed == max_speed) that turn at most ``max_turn_rate``
+  towards one desired direction. Flockmates inside the separation radius (zone of
+  repulsion) come first: it heads away from them and ignores the rest. Else it heads along
+  the sum of the unit headings of the flockmates inside the alignment radius (zone of
+  orientation) and the unit vectors to those beyond it, out to the perception radius (zone
+  of attraction). The weights are not used; `heading_noise` adds the model's random turns.
 """
 
-FALLOFFS = ("inverse", "inverse_square")
-"""How separation grows as a neighbour comes closer: (r/d) or (r/d)², r the separation radius."""
+FALLOFFS = ("inverse", "inverse_square", "linear")
+"""How separation grows as a neighbour comes closer: (r/d), (r/d)², or linear: the offset
+itself over r (d/r, largest at the edge: the push of the common "move away by the offset"
+pseudocode), r the separation radius."""
+
+SEPARATION_COMBINES = ("sum", "mean")
+"""How the pushes of several close neighbours make one separation: their sum, or their mean
+over the neighbours (walls counted as neighbours included) inside the separation radius."""
+
+WALL_STYLES = ("push", "turn", "neighbours")
+"""How a species keeps off the walls of a ``contain`` world (`FlockConfig.margin`,
+`FlockConfig.wall_weight`); in every style no boid ever leaves the box:
+
+- ``push``: inside the margin a wall pushes as ((margin / d)² - 1) × wall_weight ×
+  max_speed² / margin (zero at the margin, strong at the wall).
+- ``turn``: inside the margin a wall pushes with a constant wall_weight × max_speed² /
+  margin (the "turn back at the margin" of the common pseudocode).
+- ``neighbours``: each wall nearer than the separation radius is a virtual boid at the foot
+  of the perpendicular from the boid: it pushes through the separation rule (falloff,
+  weight, and counted in a ``mean``), and the margin pushes nothing.
+"""
 
 BOUNDARY_MODES = ("contain", "bounce", "wrap")
 """World edges: steer back from a margin and never leave; reflect off the edges; torus."""
@@ -61,7 +89,20 @@ class Species:
         50.0, "px", "how far a boid sees its neighbours", low=0.0, above=True
     )
     separation_radius: float = param(
-        18.0, "px", "neighbours closer than this push it away", low=0.0, at_most="perception_radius"
+        18.0,
+        "px",
+        "neighbours closer than this push it away (zone of repulsion)",
+        low=0.0,
+        at_most="perception_radius",
+    )
+    alignment_radius: float = param(
+        math.inf,
+        "px",
+        "it matches the heading of flockmates nearer than this (zone of orientation)",
+        low=0.0,
+        infinite=True,
+        at_most="perception_radius",
+        note="inf: out to the perception radius",
     )
     fov_degrees: float = param(
         270.0,
@@ -76,6 +117,17 @@ class Species:
     cohesion_weight: float = param(0.8, "×", "weight of the cohesion rule")
     min_speed: float = param(40.0, "px/s", "lowest speed", low=0.0, at_most="max_speed")
     max_speed: float = param(110.0, "px/s", "highest speed", low=0.0, above=True)
+    cruise_speed: float = param(
+        0.0,
+        "px/s",
+        "the speed it keeps when nothing else asks for one",
+        low=0.0,
+        at_most="max_speed",
+        note="0: none",
+    )
+    cruise_rate: float = param(
+        1.0, "1/s", "how fast it returns to its cruise speed (share of the gap per second)", low=0.0
+    )
     max_force: float = param(
         160.0, "px/s²", "largest steering acceleration", low=0.0, above=True, infinite=True
     )
@@ -103,7 +155,21 @@ class Species:
         "",
         "how separation grows as a neighbour comes closer (see FALLOFFS)",
         choices=FALLOFFS,
-        pack=_index_in(FALLOFFS, 1),
+        pack=_index_in(FALLOFFS),
+    )
+    separation_combine: str = param(
+        "sum",
+        "",
+        "how the pushes of several neighbours combine (see SEPARATION_COMBINES)",
+        choices=SEPARATION_COMBINES,
+        pack=_index_in(SEPARATION_COMBINES),
+    )
+    walls: str = param(
+        "push",
+        "",
+        "how it keeps off the walls of a contain world (see WALL_STYLES)",
+        choices=WALL_STYLES,
+        pack=_index_in(WALL_STYLES),
     )
     steering: str = param(
         "reynolds",
@@ -113,27 +179,24 @@ class Species:
         pack=_index_in(STEERING_STYLES),
     )
     separate_turn: float = param(
-        1.5,
-        "degrees/step",
-        "turn style: most it turns away from the nearest per step",
+        90.0,
+        "degrees/s",
+        "turn style: most it turns away from the nearest",
         low=0.0,
-        high=180.0,
         pack=math.radians,
     )
     align_turn: float = param(
-        5.0,
-        "degrees/step",
-        "turn style: most it turns to the neighbours' heading per step",
+        300.0,
+        "degrees/s",
+        "turn style: most it turns to the neighbours' heading",
         low=0.0,
-        high=180.0,
         pack=math.radians,
     )
     cohere_turn: float = param(
-        3.0,
-        "degrees/step",
-        "turn style: most it turns towards their centre per step",
+        180.0,
+        "degrees/s",
+        "turn style: most it turns towards their centre",
         low=0.0,
-        high=180.0,
         pack=math.radians,
     )
     obstacle_weight: float = param(3.0, "×", "weight of obstacle avoidance")
@@ -159,11 +222,30 @@ class Species:
     alarm_weight: float = param(
         1.5, "×", "weight of fleeing with a fleeing neighbour (alarm spread)", note="0: none"
     )
+    alarm_speed: float = param(
+        600.0, "px/s", "how fast alarm spreads from fish to fish", low=0.0, above=True
+    )
+    burst_factor: float = param(
+        1.0,
+        "×",
+        "a fleeing boid may reach max_speed × this (a flash expansion)",
+        low=1.0,
+        high=10.0,
+        note="1: no burst",
+    )
+    burst_time: float = param(0.5, "s", "how long a burst lasts, at most once per scare", low=0.0)
     chase_weight: float = param(2.0, "×", "weight of chasing prey (species it chases)")
     catch_radius: float = param(8.0, "px", "a hunting boid catches prey closer than this", low=0.0)
     catch_cooldown: float = param(1.5, "s", "a hunter rests this long after a catch", low=0.0)
     wander_weight: float = param(0.0, "×", "weight of smooth random wandering", note="0: none")
     wander_rate: float = param(1.5, "rad/s", "how fast the wander direction changes", low=0.0)
+    heading_noise: float = param(
+        0.0,
+        "rad/√s",
+        "random turning: the heading's diffusion (white noise, as in Couzin et al. 2002)",
+        low=0.0,
+        note="0: none",
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:

@@ -39,6 +39,7 @@ empty; fish spread over the whole tank at the start make two groups in that time
 Obstacles, food and currents (the game's levels) disturb the patterns, the mill most.
 """
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
@@ -52,6 +53,7 @@ Value = float | int | str
 FLOCKING_FIELDS = (
     "perception_radius",
     "separation_radius",
+    "alignment_radius",
     "fov_degrees",
     "separation_weight",
     "alignment_weight",
@@ -62,12 +64,16 @@ FLOCKING_FIELDS = (
     "max_turn_rate",
     "max_neighbours",
     "separation_falloff",
+    "separation_combine",
     "steering",
     "separate_turn",
     "align_turn",
     "cohere_turn",
     "wander_weight",
     "wander_rate",
+    "cruise_speed",
+    "cruise_rate",
+    "heading_noise",
 )
 """The Species fields that make a flocking pattern: every preset sets all of them."""
 
@@ -138,22 +144,24 @@ PRESETS: dict[str, Preset] = {
         _preset(
             "mill",
             "a rotating mill: every fish circles the middle the same way",
-            # Constant speed and a turn cap: a fish cannot head straight for the centre of the
-            # fish it sees, so it circles them. The cap equals the cohesion turn (1.5° a step
-            # at 60 steps a second), so alignment can slow a fish's turn but never add to it.
-            # Measured: with a higher cap alignment wins and the school travels off; with a
-            # lower one alignment has no say and the fish circle both ways round (milling
-            # near 0). The blind angle stops a fish steering by the ones behind it; the small
-            # separation radius lets cohesion act most steps (a crowded fish only turns away).
-            steering="turn",
+            # Every fish swims at one speed and is drawn to the centre of all the fish it sees
+            # as by a spring (cohesion grows with the distance): at speed v it can only circle
+            # that centre where the pull is the v² / r a circle needs, r = v / √cohesion_weight
+            # = 100 px. So the school is a ring with an empty core. Alignment
+            # with the few fish within 30 px turns every fish of the ring the same way round,
+            # and the blind angle behind keeps a fish from matching the ones it has passed
+            # (with 360° the school travels off as one instead).
+            steering="accumulate",
             min_speed=100.0,
             max_speed=100.0,
-            max_turn_rate=90.0,
-            cohere_turn=1.5,
-            align_turn=0.15,
-            perception_radius=200.0,
-            separation_radius=6.0,
-            fov_degrees=300.0,
+            max_force=math.inf,
+            perception_radius=400.0,
+            alignment_radius=30.0,
+            separation_radius=16.0,
+            fov_degrees=270.0,
+            separation_weight=2.0,
+            alignment_weight=0.5,
+            cohesion_weight=1.0,
         ),
         _preset(
             "baitball",

@@ -42,8 +42,21 @@ def test_same_seed_same_result() -> None:
     assert not np.array_equal(a, c)
 
 
+def local_order(flock: Flock) -> float:
+    """How aligned each boid is with the boids it sees: the mean length of their mean unit
+    heading (1: every boid heads the way its neighbours do)."""
+    seen, velocities = flock.neighbours, flock.velocities
+    headings = velocities / np.linalg.norm(velocities, axis=1)[:, None]
+    lengths = [np.linalg.norm(headings[seen.of(row)].mean(axis=0))
+               for row in range(len(flock)) if len(seen.of(row))]  # fmt: skip
+    return float(np.mean(lengths))
+
+
 def test_constant_speed_turning_boids_align_on_a_torus() -> None:
-    # NetLogo-style boids: constant speed, limited turn per rule per step, torus world.
+    # NetLogo-style boids: constant speed, limited turn per rule per second, torus world.
+    # NetLogo's model (turning from a crowding neighbour to its heading + 180°) makes several
+    # flocks heading their own ways on a torus: each boid aligns with those it sees (0.93
+    # here), the world as a whole less (0.56 at 30 s with this seed, 0.78 at 60 s).
     sp = Species(
         "bird",
         steering="turn",
@@ -56,7 +69,10 @@ def test_constant_speed_turning_boids_align_on_a_torus() -> None:
     )
     flock = install(FlockConfig(width=600, height=600, boundary="wrap", seed=5), [sp])
     flock.scatter("bird", 300)
-    assert schooled(flock) >= 0.8
+    flock.step()
+    assert local_order(flock) < 0.5  # random headings to start
+    schooled(flock)
+    assert local_order(flock) >= 0.9
     assert np.allclose(np.linalg.norm(flock.velocities, axis=1), 60)
 
 

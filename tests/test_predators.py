@@ -2,6 +2,7 @@
 
 import esper
 import numpy as np
+import pytest
 
 from shoal.components import Position, Predator, Species, Velocity
 from shoal.systems import BOID_EATEN, FlockConfig, install
@@ -79,21 +80,37 @@ def test_prey_flee_a_predator_entity_and_it_catches_with_a_cooldown() -> None:
     esper.remove_handler(BOID_EATEN, catches)
 
 
-def test_alarm_spreads_beyond_the_fear_radius() -> None:
-    sp = Species("fish", fear_radius=40, perception_radius=50, fov_degrees=360)
-    flock = install(FlockConfig(width=900, height=700, seed=6, boundary="wrap"), [sp])
-    # A line of fish 30 px apart; the predator scares only the first.
+def alarm_arrivals(dt: float) -> np.ndarray:
+    """When (s) each fish of a line 30 px apart first becomes alarmed, a predator scaring
+    only the first, stepping by `dt`. The fish keep their line (no flight, no alarm pull)."""
+    sp = Species("fish", fear_radius=40, perception_radius=50, fov_degrees=360, flee_weight=0,
+                 alarm_weight=0)  # fmt: skip
+    world = f"alarm-{1 / dt:.0f}"
+    flock = install(FlockConfig(width=900, height=700, seed=6, boundary="wrap"), [sp],
+                    world=world)  # fmt: skip
     xs = np.arange(10) * 30.0 + 300
     flock.spawn("fish", np.column_stack((xs, np.full(10, 350.0))), np.tile([0.0, 40.0], (10, 1)))
-    esper.create_entity(Position(270, 350), Predator(catch_radius=0))
-    flock.step()
+    with flock.in_world():
+        esper.create_entity(Position(270, 350), Predator(catch_radius=0))
+    flock.step(dt)
     assert flock.store.alarm[0] == 1.0 and np.all(flock.store.alarm[1:] == 0)
-    flock.step()
-    assert flock.store.alarm[1] > 0  # the neighbour caught the alarm from the first
-    for _ in range(5):
-        flock.step()
-    alarmed = np.flatnonzero(flock.store.alarm > 0)
-    assert alarmed.max() >= 4  # spread several fish down the line
+    arrivals = np.full(10, np.nan)
+    arrivals[0] = dt
+    for k in range(2, round(1.0 / dt)):
+        flock.step(dt)
+        arrivals[np.isnan(arrivals) & (flock.store.alarm > 0)] = k * dt
+    esper.delete_world(world)
+    return arrivals
+
+
+@pytest.mark.parametrize("dt", [1 / 30, 1 / 60, 1 / 120])
+def test_alarm_spreads_at_the_alarm_speed_whatever_the_step(dt: float) -> None:
+    # 600 px/s (the default alarm speed) down a line 30 px apart: 0.05 s a fish, in seconds
+    # and not in steps (it spread one fish a step before, twice as fast at 120 Hz as at 60).
+    arrivals = alarm_arrivals(dt)
+    expected = arrivals[0] + np.arange(10) * 30.0 / Species("x").alarm_speed
+    # Seen at the end of the step it arrives in (a front due on a step's end, within rounding).
+    assert np.all(np.abs(arrivals - expected) <= dt + 1e-9), arrivals
 
 
 def test_changing_a_relation_changes_the_outcome() -> None:

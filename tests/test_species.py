@@ -28,7 +28,14 @@ from shoal.systems import FlockConfig, install
         ({"max_neighbours": 2.5}, "max_neighbours"),
         ({"separation_falloff": "cubic"}, "separation_falloff"),
         ({"steering": "magic"}, "steering"),
-        ({"align_turn": 270}, "align_turn"),
+        ({"align_turn": -1}, "align_turn"),
+        ({"alignment_radius": 80}, "alignment_radius"),
+        ({"separation_combine": "max"}, "separation_combine"),
+        ({"walls": "bounce"}, "walls"),
+        ({"cruise_speed": 200}, "cruise_speed"),
+        ({"burst_factor": 0.5}, "burst_factor"),
+        ({"alarm_speed": 0}, "alarm_speed"),
+        ({"heading_noise": -0.1}, "heading_noise"),
     ],
 )
 def test_invalid_values_name_the_field(changes: dict[str, object], field: str) -> None:

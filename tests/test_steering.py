@@ -20,11 +20,13 @@ def test_rule_forces_sum_to_the_applied_acceleration(style: str) -> None:
         stage.process(1 / 60)
     cells, table = flock.step_state.cells, flock.species
     for slot in range(0, 200, 7):
+        store = flock.store
         terms = rule_forces(
-            slot, cells, flock.store.cooldown, table.params, table.relations, 1 / 60
-        )
+            slot, cells, store.cooldown, store.alarm_age, store.burst, table.params,
+            table.relations, 1 / 60,
+        )  # fmt: skip
         total = terms[:3].sum(axis=0)
-        if style != "turn":
+        if style not in ("turn", "zones"):  # their turns are limited, not their sum
             length = np.linalg.norm(total)
             total = total * min(1.0, sp.max_force / length) if length else total
         total = total + terms[3] + terms[4]

@@ -11,6 +11,11 @@ BOUNDARY_CONTAIN = BOUNDARY_MODES.index("contain")
 BOUNDARY_BOUNCE = BOUNDARY_MODES.index("bounce")
 BOUNDARY_WRAP = BOUNDARY_MODES.index("wrap")
 
+UPDATES = ("simultaneous", "sequential")
+"""How a flock's boids update in a step: all from the state the step began with, or one
+after the other in row order (spawn order), each seeing the boids before it already moved
+(the in-place loop of much boids pseudocode; it runs on one thread)."""
+
 MAX_DT = 0.25
 """The longest step shoal takes, in seconds: beyond it fast boids jump through walls."""
 
@@ -54,6 +59,7 @@ class FlockConfig:
             with an inverse-square falloff.
         dt: the fixed step in seconds, used when `esper.process()` is called without one.
         seed: seed of the flock's random generator (spawn headings, tie-breaks).
+        update: ``"simultaneous"`` or ``"sequential"`` (see `UPDATES`).
     """
 
     width: float = 1280.0
@@ -63,6 +69,7 @@ class FlockConfig:
     wall_weight: float = 1.0
     dt: float = 1.0 / 60.0
     seed: int = 0
+    update: str = "simultaneous"
 
     def __post_init__(self) -> None:
         for name in ("width", "height", "margin", "wall_weight", "dt"):
@@ -89,6 +96,8 @@ class FlockConfig:
             raise ValueError(f"FlockConfig: wall_weight = {self.wall_weight} must be >= 0")
         if not MIN_DT <= self.dt <= MAX_DT:
             raise ValueError(f"FlockConfig: dt = {self.dt} must be in [{MIN_DT}, {MAX_DT}] seconds")
+        if self.update not in UPDATES:
+            raise ValueError(f"FlockConfig: update = {self.update!r} must be one of {UPDATES}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"FlockConfig: seed = {self.seed!r} must be an integer >= 0")
         # Floats always: numba compiles a kernel once per argument type, and a width of 200

@@ -9,7 +9,9 @@ import esper
 from shoal.components import arguments as check
 from shoal.systems.core.config import checked_dt
 from shoal.systems.core.flock import Flock
+from shoal.systems.core.integrate import draw_noise
 from shoal.systems.core.step import Step
+from shoal.systems.core.store import FloatArray
 
 
 class FlockProcessor(esper.Processor):
@@ -52,6 +54,14 @@ class FlockProcessor(esper.Processor):
             ValueError: `step` is not the flock's current step (`flock.step_state`).
         """
         raise NotImplementedError
+
+    def _noise(self, step: Step) -> FloatArray:
+        """Each row's random turn this step (`Step.noise`), drawn from the flock's generator
+        by the first stage that asks, so that every stage of the step uses the same draw."""
+        if step.noise is None:
+            flock = self.flock
+            step.noise = draw_noise(flock.rng, flock.store.species, flock.species.params, step.dt)
+        return step.noise
 
     def step_length(self, args: tuple[Any, ...]) -> float:
         """The dt of this step: `args[0]` if it is a number, else the configured dt.

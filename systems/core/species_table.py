@@ -6,7 +6,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from shoal.components.species import SPECIES_PARAMETERS, STEERING_STYLES, Species
+from shoal.components.species import (
+    FALLOFFS,
+    SEPARATION_COMBINES,
+    SPECIES_PARAMETERS,
+    STEERING_STYLES,
+    WALL_STYLES,
+    Species,
+)
 
 # Columns of the parameter matrix (one row per species), one per declared parameter in the
 # order of `Species`' fields; the kernels index with these. What a column holds is the
@@ -16,18 +23,23 @@ N_PARAMS = len(COLUMNS)
 
 P_PERCEPTION = COLUMNS["perception_radius"]
 P_SEPARATION = COLUMNS["separation_radius"]
+P_ALIGNMENT_RADIUS = COLUMNS["alignment_radius"]  # inf: the perception radius
 P_COS_HALF_FOV = COLUMNS["fov_degrees"]  # -2.0 means "sees all around"
 P_W_SEPARATION = COLUMNS["separation_weight"]
 P_W_ALIGNMENT = COLUMNS["alignment_weight"]
 P_W_COHESION = COLUMNS["cohesion_weight"]
 P_MIN_SPEED = COLUMNS["min_speed"]
 P_MAX_SPEED = COLUMNS["max_speed"]
+P_CRUISE_SPEED = COLUMNS["cruise_speed"]  # 0: none
+P_CRUISE_RATE = COLUMNS["cruise_rate"]
 P_MAX_FORCE = COLUMNS["max_force"]  # inf: unlimited
 P_MAX_TURN = COLUMNS["max_turn_rate"]  # rad/s, inf: unlimited
 P_MAX_NEIGHBOURS = COLUMNS["max_neighbours"]  # the cap k, at most NEIGHBOUR_LIMIT
-P_FALLOFF = COLUMNS["separation_falloff"]  # exponent: 1 inverse, 2 inverse square
+P_FALLOFF = COLUMNS["separation_falloff"]  # index into FALLOFFS
+P_COMBINE = COLUMNS["separation_combine"]  # index into SEPARATION_COMBINES
+P_WALLS = COLUMNS["walls"]  # index into WALL_STYLES
 P_STYLE = COLUMNS["steering"]  # index into STEERING_STYLES
-P_SEPARATE_TURN = COLUMNS["separate_turn"]  # rad per step
+P_SEPARATE_TURN = COLUMNS["separate_turn"]  # rad/s
 P_ALIGN_TURN = COLUMNS["align_turn"]
 P_COHERE_TURN = COLUMNS["cohere_turn"]
 P_OBSTACLE_WEIGHT = COLUMNS["obstacle_weight"]
@@ -41,15 +53,28 @@ P_FOOD_RANGE = COLUMNS["food_range"]
 P_FEAR_RADIUS = COLUMNS["fear_radius"]
 P_FLEE_WEIGHT = COLUMNS["flee_weight"]
 P_ALARM_WEIGHT = COLUMNS["alarm_weight"]
+P_ALARM_SPEED = COLUMNS["alarm_speed"]
+P_BURST_FACTOR = COLUMNS["burst_factor"]
+P_BURST_TIME = COLUMNS["burst_time"]
 P_CHASE_WEIGHT = COLUMNS["chase_weight"]
 P_CATCH_RADIUS = COLUMNS["catch_radius"]
 P_CATCH_COOLDOWN = COLUMNS["catch_cooldown"]
 P_WANDER_WEIGHT = COLUMNS["wander_weight"]
 P_WANDER_RATE = COLUMNS["wander_rate"]
+P_HEADING_NOISE = COLUMNS["heading_noise"]  # rad/√s
 
 STYLE_REYNOLDS = STEERING_STYLES.index("reynolds")
 STYLE_ACCUMULATE = STEERING_STYLES.index("accumulate")
 STYLE_TURN = STEERING_STYLES.index("turn")
+STYLE_ZONES = STEERING_STYLES.index("zones")
+
+FALLOFF_INVERSE = FALLOFFS.index("inverse")
+FALLOFF_SQUARE = FALLOFFS.index("inverse_square")
+FALLOFF_LINEAR = FALLOFFS.index("linear")
+COMBINE_MEAN = SEPARATION_COMBINES.index("mean")
+WALLS_PUSH = WALL_STYLES.index("push")
+WALLS_TURN = WALL_STYLES.index("turn")
+WALLS_NEIGHBOURS = WALL_STYLES.index("neighbours")
 
 RELATIONS = ("ignore", "flock", "avoid", "flee", "chase")
 """How a species treats another (`Flock.relate`): not at all; flocks with it (separation,

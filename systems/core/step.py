@@ -118,7 +118,14 @@ class Step:
             stage, read by every boid's vision: the steering, `Flock.neighbours`).
         targets: for each row, the row of the prey it chases this step, -1 for none (written
             by the steering stage, read by the lifecycle stage to resolve catches).
+        alarm_lead: for each row whose alarm a flockmate's raised, how long before the end of
+            the step it reached it (s; written by the steering stage, read by the motion
+            stage, which starts the boid's alarm age there: the alarm front moves at its
+            speed between steps, not a hop a step).
         neighbours: who each boid saw, listed on first use (`Flock.neighbours`); None until.
+        noise: each row's random turn this step (radians; empty: no species has heading
+            noise), drawn by the first stage that needs it (`FlockProcessor.noise`); None
+            until then.
     """
 
     number: int
@@ -126,7 +133,9 @@ class Step:
     layout: int
     cells: Cells = field(default_factory=no_cells)
     targets: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    alarm_lead: FloatArray = field(default_factory=lambda: np.zeros(0))
     neighbours: Neighbours | None = None
+    noise: FloatArray | None = None
 
 
 def _refuse(neighbours: Neighbours) -> NoReturn:

@@ -19,6 +19,8 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type[np.generic], float]] = {
     "species": ((), np.int64, 0),
     "entity": ((), np.int64, -1),
     "alarm": ((), np.float64, 0.0),  # 1: flees a predator it sees; less: alarmed by others
+    "alarm_age": ((), np.float64, 0.0),  # seconds since its alarm level last rose
+    "burst": ((), np.float64, 0.0),  # > 0: seconds of burst left; < 0: spent until calm
     "cooldown": ((), np.float64, 0.0),  # seconds until it may eat or catch again
     "wander": ((), np.float64, 0.0),  # angle of its wander target off its heading (rad)
 }
@@ -89,6 +91,17 @@ class FlockStore:
     def alarm(self) -> FloatArray:
         """Live (n,) alarm level: 1 flees a predator it sees, less is alarm spread by others."""
         return self._floats("alarm")
+
+    @property
+    def alarm_age(self) -> FloatArray:
+        """Live (n,) seconds since each boid's alarm level last rose: its alarm has spread
+        alarm_speed × this far from it."""
+        return self._floats("alarm_age")
+
+    @property
+    def burst(self) -> FloatArray:
+        """Live (n,) burst state: > 0 seconds of burst left, < 0 spent (until calm), 0 none."""
+        return self._floats("burst")
 
     @property
     def cooldown(self) -> FloatArray:

@@ -97,11 +97,19 @@ def buffers(length: int) -> Seen:
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def seen(i: int, cells: Cells, params: FloatArray, relations: IntArray, out: Seen) -> int:
-    """Write the neighbours that slot i sees into `out`; return how many."""
+def seen(
+    i: int, cells: Cells, params: FloatArray, relations: IntArray, out: Seen, slack: float
+) -> int:
+    """Write the neighbours that slot i sees into `out`; return how many.
+
+    `slack`: how far a boid may have moved away from the cell it was sorted into (0 but in
+    a flock that updates in place): the search reaches that much further.
+    """
     s = cells.species[i]
     radius = params[s, P_PERCEPTION]
     r2 = radius * radius
+    far = radius + slack
+    far2 = far * far
     cos_half = params[s, P_COS_HALF_FOV]
     cap = int(params[s, P_MAX_NEIGHBOURS])
     vx, vy = cells.velocities[i, 0], cells.velocities[i, 1]
@@ -118,8 +126,8 @@ def seen(i: int, cells: Cells, params: FloatArray, relations: IntArray, out: See
     fx = _inside(xi - cells.origin_x - cx * cells.size_x, cells.size_x)
     fy = _inside(yi - cells.origin_y - cy * cells.size_y, cells.size_y)
     # At most the whole grid: a huge radius in a small world must not mean a huge loop.
-    reach_x = min(math.ceil(radius / cells.size_x), cells.nx)
-    reach_y = min(math.ceil(radius / cells.size_y), ny)
+    reach_x = min(math.ceil(far / cells.size_x), cells.nx)
+    reach_y = min(math.ceil(far / cells.size_y), ny)
     down_x, up_x = _offsets(cx, reach_x, cells.nx, cells.wrap)
     down_y, up_y = _offsets(cy, reach_y, ny, cells.wrap)
     count = 0
@@ -132,14 +140,16 @@ def seen(i: int, cells: Cells, params: FloatArray, relations: IntArray, out: See
                 if oy < -down_y or oy > up_y:
                     continue
                 gap_y = _gap(oy, fy, cells.size_y, ny, cells.wrap)
-                if gap_x * gap_x + gap_y * gap_y > r2:
+                if gap_x * gap_x + gap_y * gap_y > far2:
                     continue  # the whole cell is out of reach
                 c = ((cx + ox) % cells.nx) * ny + (cy + oy) % ny
                 count = _read_cell(
                     i, c, cells, xi, yi, s, r2, cos_half, all_round, hx, hy, inv_w, inv_h,
                     params, relations, cap, count, out,
                 )  # fmt: skip
-        if count == cap and out.dist[0] < _beyond(ring, fx, fy, cells, down_x, up_x, down_y, up_y):
+        if count == cap and out.dist[0] + slack < _beyond(
+            ring, fx, fy, cells, down_x, up_x, down_y, up_y
+        ):
             break  # nothing outside these rings can be nearer than the farthest kept
     if count == cap:
         _sort_heap(cap, cells.row, out)
@@ -308,7 +318,7 @@ def count_seen(cells: Cells, params: FloatArray, relations: IntArray, out: Seen)
     n = cells.row.shape[0]
     counts = np.empty(n, np.int64)
     for i in range(n):
-        counts[i] = seen(i, cells, params, relations, out)
+        counts[i] = seen(i, cells, params, relations, out, 0.0)
     return counts
 
 
@@ -318,7 +328,7 @@ def list_seen(
 ) -> None:
     """Write each slot's neighbours into `flat` from `start[slot]` (from `count_seen`)."""
     for i in range(cells.row.shape[0]):
-        count = seen(i, cells, params, relations, out)
+        count = seen(i, cells, params, relations, out, 0.0)
         for q in range(count):
             p = start[i] + q
             flat.slot[p], flat.dx[p] = out.slot[q], out.dx[q]

@@ -1,31 +1,20 @@
-"""The motion kernel: walls, turn-rate and speed limits, integration, world boundary.
+"""The motion kernel: every boid's step of motion, its burst and alarm clocks, dead radii.
 
-Phases per boid: add the wall push (contain) → limit the turn → clamp the speed →
-integrate → apply the boundary (wrap / bounce / hard containment).
+Phases per boid: start, run down or reset its burst (a flash expansion when a scare begins)
+→ move (`shoal.systems.core.integrate.advance`: walls, limits, integration, boundary) →
+keep out of the dead radius of every attractor that draws it → count how long its alarm
+has stood (the alarm spreads from it at the species' alarm speed for that long).
 """
 
 import math
 
 import numba
 
-from shoal.systems.core.config import BOUNDARY_BOUNCE, BOUNDARY_CONTAIN, BOUNDARY_WRAP
-from shoal.systems.core.species_table import P_MAX_SPEED, P_MAX_TURN, P_MIN_SPEED
-from shoal.systems.core.store import FloatArray, IntArray
-
-# A wall's push grows as (margin / d)² - 1 (zero at the margin, like a virtual boid's
-# inverse-square separation); capped so that a boid on the wall gets a finite push.
-_MAX_WALL_FACTOR = 50.0
-# The walls' strength grows as 1 / margin; capped so that a hair-thin margin cannot overflow
-# (an infinite push times a zero distance term would be NaN). Far above any speed limit.
-_MAX_WALL_STRENGTH = 1e15
-
-
-@numba.njit(cache=True)
-def _wall_push(distance: float, margin: float) -> float:
-    if distance >= margin:
-        return 0.0
-    ratio = margin / max(distance, 1e-9)
-    return min(ratio * ratio - 1.0, _MAX_WALL_FACTOR)
+from shoal.systems.core.config import BOUNDARY_WRAP
+from shoal.systems.core.integrate import advance, bounded
+from shoal.systems.core.maths import wrap_offset
+from shoal.systems.core.species_table import P_BURST_FACTOR, P_BURST_TIME
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
 
 @numba.njit(cache=True, nogil=True)
@@ -43,79 +32,98 @@ def move(
     height: float,
     margin: float,
     wall_weight: float,
+    noise: FloatArray,
+    alarm: FloatArray,
+    alarm_before: FloatArray,
+    alarm_lead: FloatArray,
+    alarm_age: FloatArray,
+    burst: FloatArray,
 ) -> None:
-    """Advance rows [first, last) by one step of `dt` seconds, in place."""
+    """Advance rows [first, last) by one step of `dt` seconds, in place.
+
+    `noise` holds each row's random turn this step (radians; empty: none). `alarm_before` is
+    each row's alarm level when the step began, `alarm` the level now, `alarm_lead` how long
+    before the step's end a flockmate's alarm reached it (empty: none).
+    """
+    noisy = noise.shape[0] > 0
+    led = alarm_lead.shape[0] > 0
     for i in range(first, last):
         s = species[i]
-        min_speed = params[s, P_MIN_SPEED]
-        max_speed = params[s, P_MAX_SPEED]
-        x = positions[i, 0]
-        y = positions[i, 1]
-        vx = velocities[i, 0]
-        vy = velocities[i, 1]
-        ax = accelerations[i, 0]
-        ay = accelerations[i, 1]
-        # --- walls: repel like virtual boids, strong enough to turn back within the margin
-        if boundary == BOUNDARY_CONTAIN and margin > 0.0:
-            strength = min(wall_weight * max_speed * max_speed / margin, _MAX_WALL_STRENGTH)
-            ax += strength * (_wall_push(x, margin) - _wall_push(width - x, margin))
-            ay += strength * (_wall_push(y, margin) - _wall_push(height - y, margin))
-        nvx = vx + ax * dt
-        nvy = vy + ay * dt
-        # --- turn rate: rotate the old heading by at most max_turn * dt
-        max_turn = params[s, P_MAX_TURN] * dt
-        old_speed = math.sqrt(vx * vx + vy * vy)
-        new_speed = math.sqrt(nvx * nvx + nvy * nvy)
-        if old_speed > 0.0 and new_speed > 0.0 and max_turn < math.pi:
-            angle = math.atan2(vx * nvy - vy * nvx, vx * nvx + vy * nvy)
-            if abs(angle) > max_turn:
-                turn = max_turn if angle > 0.0 else -max_turn
-                c = math.cos(turn)
-                sn = math.sin(turn)
-                nvx = (vx * c - vy * sn) / old_speed * new_speed
-                nvy = (vx * sn + vy * c) / old_speed * new_speed
-        # --- speed: within [min, max]; a stopped boid keeps its old heading (or +x)
-        if new_speed > max_speed:
-            nvx *= max_speed / new_speed
-            nvy *= max_speed / new_speed
-        elif new_speed < min_speed:
-            if new_speed > 0.0:
-                nvx *= min_speed / new_speed
-                nvy *= min_speed / new_speed
-            elif old_speed > 0.0:
-                nvx, nvy = vx / old_speed * min_speed, vy / old_speed * min_speed
-            else:
-                nvx, nvy = min_speed, 0.0
-        x += nvx * dt
-        y += nvy * dt
-        # --- boundary
-        if boundary == BOUNDARY_WRAP:
-            x -= width * math.floor(x / width)
-            y -= height * math.floor(y / height)
-            if x >= width:  # rounding of a tiny negative x
-                x = 0.0
-            if y >= height:
-                y = 0.0
+        burst[i] = _burst(burst[i], alarm[i], params[s, P_BURST_FACTOR], params[s, P_BURST_TIME])
+        x, y, vx, vy = advance(
+            positions[i, 0], positions[i, 1], velocities[i, 0], velocities[i, 1],
+            accelerations[i, 0], accelerations[i, 1], s, params, dt, burst[i],
+            noise[i] if noisy else 0.0, boundary, width, height, margin, wall_weight,
+        )  # fmt: skip
+        positions[i, 0], positions[i, 1] = x, y
+        velocities[i, 0], velocities[i, 1] = vx, vy
+        if burst[i] > 0.0:  # run down; then spent until the boid is calm again
+            burst[i] = burst[i] - dt if burst[i] > dt else -1.0
+        # The alarm spreads from a boid for as long as its level has not risen; one passed
+        # on by a flockmate reached it that long before the step's end (a threat: now).
+        if alarm[i] > alarm_before[i]:
+            alarm_age[i] = alarm_lead[i] if led and alarm[i] < 1.0 else 0.0
         else:
-            if boundary == BOUNDARY_BOUNCE:  # mirror the overshoot back into the box
-                if x < 0.0:
-                    x, nvx = -x, abs(nvx)
-                elif x > width:
-                    x, nvx = 2.0 * width - x, -abs(nvx)
-                if y < 0.0:
-                    y, nvy = -y, abs(nvy)
-                elif y > height:
-                    y, nvy = 2.0 * height - y, -abs(nvy)
-            # Hard guarantee for contain and bounce: inside the box, heading inwards.
-            if x <= 0.0:
-                x, nvx = 0.0, abs(nvx)
-            elif x >= width:
-                x, nvx = width, -abs(nvx)
-            if y <= 0.0:
-                y, nvy = 0.0, abs(nvy)
-            elif y >= height:
-                y, nvy = height, -abs(nvy)
-        positions[i, 0] = x
-        positions[i, 1] = y
-        velocities[i, 0] = nvx
-        velocities[i, 1] = nvy
+            alarm_age[i] += dt
+
+
+@numba.njit(cache=True, nogil=True)
+def _burst(state: float, alarm: float, factor: float, duration: float) -> float:
+    """The burst state for this step: a burst starts when a calm boid is scared (once per
+    scare), a spent one is ready again once calm (see `advance` for the states)."""
+    if alarm <= 0.0:
+        return 0.0 if state < 0.0 else state
+    if state == 0.0 and factor > 1.0 and duration > 0.0:
+        return duration
+    return state
+
+
+@numba.njit(cache=True, nogil=True)
+def keep_out(
+    first: int,
+    last: int,
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    centres: FloatArray,
+    dead: FloatArray,
+    draws: BoolArray,
+    boundary: int,
+    width: float,
+    height: float,
+) -> None:
+    """Put rows [first, last) found inside the dead radius of an attractor that draws them
+    back on its rim, their velocity into it removed (they slide round it)."""
+    wrap = boundary == BOUNDARY_WRAP
+    inv_w = 1.0 / width if wrap else 0.0
+    inv_h = 1.0 / height if wrap else 0.0
+    for i in range(first, last):
+        s = species[i]
+        for k in range(centres.shape[0]):
+            if not draws[k, s] or dead[k] <= 0.0:
+                continue
+            dx = wrap_offset(positions[i, 0] - centres[k, 0], width, inv_w)
+            dy = wrap_offset(positions[i, 1] - centres[k, 1], height, inv_h)
+            d = math.sqrt(dx * dx + dy * dy)
+            if d >= dead[k]:
+                continue
+            vx, vy = velocities[i, 0], velocities[i, 1]
+            speed = math.sqrt(vx * vx + vy * vy)
+            if d > 0.0:
+                nx, ny = dx / d, dy / d
+            elif speed > 0.0:  # on the centre: out the way it is heading
+                nx, ny = vx / speed, vy / speed
+            else:
+                nx, ny = 1.0, 0.0
+            x = positions[i, 0] + nx * (dead[k] - d)
+            y = positions[i, 1] + ny * (dead[k] - d)
+            # Slide round the rim at the same speed (straight out if it came straight in).
+            inward = vx * nx + vy * ny
+            if inward < 0.0:
+                vx, vy = vx - inward * nx, vy - inward * ny
+                along = math.sqrt(vx * vx + vy * vy)
+                vx, vy = (vx / along * speed, vy / along * speed) if along > 0.0 else (
+                    nx * speed, ny * speed)  # fmt: skip
+            x, y, vx, vy = bounded(x, y, vx, vy, boundary, width, height)
+            positions[i, 0], positions[i, 1] = x, y
+            velocities[i, 0], velocities[i, 1] = vx, vy

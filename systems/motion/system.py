@@ -1,38 +1,60 @@
 """The motion stage: integrate the accelerations and apply the world boundary."""
 
+import numpy as np
+
+from shoal.components import Attractor
 from shoal.components.species import BOUNDARY_MODES
+from shoal.systems.core.agents import gather
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
+from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import run_chunks
-from shoal.systems.motion.kernel import move
+from shoal.systems.motion.kernel import keep_out, move
 
 
 class MotionSystem(FlockProcessor):
     """Stage 5: limit turn and speed, move every boid, keep it in (or wrap it round) the world.
 
-    The accelerations are those the earlier stages left in the store this step.
+    The accelerations are those the earlier stages left in the store this step. A boid never
+    ends a step inside the dead radius of an attractor that draws it (`Attractor`).
     """
 
     def run(self, step: Step) -> None:
-        """Moves every boid by `step.dt` (positions, velocities)."""
+        """Moves every boid by `step.dt` (positions, velocities); runs the burst and alarm
+        clocks (reads `step.cells` for the alarm levels the step began with)."""
         flock = self.flock
         store, config = flock.store, flock.config
-        if len(store) == 0:
+        n = len(store)
+        if n == 0:
             return
+        boundary = BOUNDARY_MODES.index(config.boundary)
         run_chunks(
-            move,
-            len(store),
-            store.positions,
-            store.velocities,
-            store.accelerations,
-            store.species,
-            flock.species.params,
-            step.dt,
-            BOUNDARY_MODES.index(config.boundary),
-            config.width,
-            config.height,
-            config.margin,
-            config.wall_weight,
-        )
+            move, n, store.positions, store.velocities, store.accelerations, store.species,
+            flock.species.params, step.dt, boundary, config.width, config.height,
+            config.margin, config.wall_weight, self._noise(step), store.alarm,
+            self._alarm_before(step), self._alarm_lead(step), store.alarm_age, store.burst,
+        )  # fmt: skip
+        attractors = gather(Attractor, flock.species)
+        if len(attractors):
+            run_chunks(
+                keep_out, n, store.positions, store.velocities, store.species,
+                attractors.positions, attractors.inner, attractors.concerns, boundary,
+                config.width, config.height,
+            )  # fmt: skip
         store.version += 1
         flock.steps += 1
+
+    def _alarm_lead(self, step: Step) -> FloatArray:
+        """`step.alarm_lead` if the steering stage wrote it for these rows, else empty."""
+        lead = step.alarm_lead
+        return lead if len(lead) == len(self.flock.store) else np.zeros(0)
+
+    def _alarm_before(self, step: Step) -> FloatArray:
+        """Each row's alarm level when the step began (from the cells; the store's levels if
+        the neighbour stage did not run this step)."""
+        store, cells = self.flock.store, step.cells
+        if len(cells.row) != len(store):
+            return store.alarm.copy()
+        before = np.empty(len(store))
+        before[cells.row] = cells.alarm
+        return before

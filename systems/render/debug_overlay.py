@@ -383,10 +383,11 @@ def _rule_forces(flock: "Flock", slot: int) -> FloatArray:
     The one place that knows `rule_forces`' signature: keep it in step with
     `shoal.systems.steering.SteeringSystem.process`.
     """
-    step, table = flock.step_state, flock.species
+    step, table, store = flock.step_state, flock.species, flock.store
     terms: FloatArray = rule_forces(
-        slot, step.cells, flock.store.cooldown, table.params, table.relations, step.dt
-    )
+        slot, step.cells, store.cooldown, store.alarm_age, store.burst, table.params,
+        table.relations, step.dt,
+    )  # fmt: skip
     return terms
 
 

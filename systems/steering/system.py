@@ -2,10 +2,12 @@
 
 import numpy as np
 
+from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.species_table import P_BURST_FACTOR, P_MAX_SPEED
 from shoal.systems.core.step import Step
 from shoal.systems.core.threads import run_chunks
-from shoal.systems.steering.kernel import steer
+from shoal.systems.steering.kernel import steer, steer_in_order
 
 
 class SteeringSystem(FlockProcessor):
@@ -20,9 +22,38 @@ class SteeringSystem(FlockProcessor):
         store, cells, table = flock.store, step.cells, flock.species
         n = len(store)
         step.targets = np.full(n, -1, np.int64)
+        step.alarm_lead = np.zeros(n)
         if n == 0 or len(cells.row) != n:
             return
+        if flock.config.update == "sequential":
+            self._run_in_order(step)
+            return
         run_chunks(
-            steer, n, cells, store.cooldown, table.params, table.relations, step.dt,
-            store.accelerations, store.alarm, step.targets,
+            steer, n, cells, store.cooldown, store.alarm_age, store.burst, table.params,
+            table.relations, step.dt, store.accelerations, store.alarm, step.alarm_lead,
+            step.targets,
+        )  # fmt: skip
+
+    def _run_in_order(self, step: Step) -> None:
+        """One boid after the other, each moved before the next looks (on copies of the
+        step's positions and velocities: `step.cells` stays as the step began)."""
+        flock = self.flock
+        store, cells, table, config = flock.store, step.cells, flock.species, flock.config
+        moving = cells._replace(
+            positions=cells.positions.copy(), velocities=cells.velocities.copy()
+        )
+        rank = np.empty_like(cells.row)
+        rank[cells.row] = np.arange(len(cells.row))
+        # A boid moves at most its burst speed × dt; the searcher may have moved as far.
+        params = table.params
+        fastest = float(np.max(params[:, P_MAX_SPEED] * params[:, P_BURST_FACTOR]))
+        slack = 2.0 * fastest * step.dt
+        world = (
+            BOUNDARY_MODES.index(config.boundary), config.width, config.height, config.margin,
+            config.wall_weight,
+        )  # fmt: skip
+        steer_in_order(
+            moving, rank, store.cooldown, store.alarm_age, store.burst, params,
+            table.relations, step.dt, self._noise(step), world, slack, store.accelerations,
+            store.alarm, step.alarm_lead, step.targets,
         )  # fmt: skip

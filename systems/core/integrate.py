@@ -1,0 +1,207 @@
+"""One boid's step of motion: walls, cruise speed, turn and speed limits, noise, integration,
+world boundary.
+
+The motion stage runs this for every boid; the steering stage runs it too, boid by boid, when
+a flock updates in place (`FlockConfig.update` = ``"sequential"``), so that each boid sees the
+boids before it where they have moved to. One function, so the two can never disagree.
+
+Phases: add the wall push (contain) and the pull to the cruise speed → limit the turn (with
+the heading noise) → clamp the speed (higher in a burst, gliding back down after one) →
+integrate → apply the boundary (wrap / bounce / hard containment).
+"""
+
+import math
+
+import numba
+import numpy as np
+
+from shoal.systems.core.config import BOUNDARY_BOUNCE, BOUNDARY_CONTAIN, BOUNDARY_WRAP
+from shoal.systems.core.species_table import (
+    P_BURST_FACTOR,
+    P_CRUISE_RATE,
+    P_CRUISE_SPEED,
+    P_HEADING_NOISE,
+    P_MAX_SPEED,
+    P_MAX_TURN,
+    P_MIN_SPEED,
+    P_WALLS,
+    WALLS_PUSH,
+    WALLS_TURN,
+)
+from shoal.systems.core.store import FloatArray, IntArray
+
+# A wall's push grows as (margin / d)² - 1 (zero at the margin, like a virtual boid's
+# inverse-square separation); capped so that a boid on the wall gets a finite push.
+_MAX_WALL_FACTOR = 50.0
+# The walls' strength grows as 1 / margin; capped so that a hair-thin margin cannot overflow
+# (an infinite push times a zero distance term would be NaN). Far above any speed limit.
+_MAX_WALL_STRENGTH = 1e15
+GLIDE = 0.25
+"""Seconds: after a burst, a boid faster than its max speed slows down to it with this time
+constant (water drag), instead of stopping short in one step."""
+
+Motion = tuple[float, float, float, float]
+"""x, y, vx, vy after the step."""
+
+
+def draw_noise(
+    rng: np.random.Generator, species: IntArray, params: FloatArray, dt: float
+) -> FloatArray:
+    """Each boid's random turn for a step of `dt` s (radians: heading_noise × √dt × a normal
+    draw); an empty array when no species has heading noise (nothing is drawn)."""
+    sigma = params[species, P_HEADING_NOISE] if len(params) else np.zeros(0)
+    if not np.any(sigma > 0.0):
+        return np.zeros(0)
+    return rng.standard_normal(len(species)) * sigma * math.sqrt(dt)
+
+
+@numba.njit(cache=True, nogil=True)
+def _wall_push(distance: float, margin: float, style: int) -> float:
+    if distance >= margin:
+        return 0.0
+    if style == WALLS_TURN:
+        return 1.0
+    ratio = margin / max(distance, 1e-9)
+    return min(ratio * ratio - 1.0, _MAX_WALL_FACTOR)
+
+
+@numba.njit(cache=True, nogil=True)
+def wall_acceleration(
+    x: float, y: float, max_speed: float, style: int, width: float, height: float,
+    margin: float, wall_weight: float,
+) -> tuple[float, float]:  # fmt: skip
+    """The walls' push on a boid at (x, y) in a contain world (see `WALL_STYLES`)."""
+    if margin <= 0.0 or (style != WALLS_PUSH and style != WALLS_TURN):
+        return 0.0, 0.0
+    strength = min(wall_weight * max_speed * max_speed / margin, _MAX_WALL_STRENGTH)
+    ax = strength * (_wall_push(x, margin, style) - _wall_push(width - x, margin, style))
+    ay = strength * (_wall_push(y, margin, style) - _wall_push(height - y, margin, style))
+    return ax, ay
+
+
+@numba.njit(cache=True, nogil=True)
+def _cruise(vx: float, vy: float, cruise: float, rate: float, dt: float) -> tuple[float, float]:
+    """The acceleration along the heading that closes the gap to the cruise speed at `rate`
+    per second (exactly, whatever dt: an exponential approach, never an overshoot)."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    if cruise <= 0.0 or speed == 0.0 or dt == 0.0:
+        return 0.0, 0.0
+    change = (cruise - speed) * -math.expm1(-rate * dt) / dt
+    return vx / speed * change, vy / speed * change
+
+
+@numba.njit(cache=True, nogil=True)
+def speed_limit(s: int, params: FloatArray, old_speed: float, burst: float, dt: float) -> float:
+    """The highest speed a boid may have after this step: max speed × burst factor in a burst
+    (`burst` > 0), gliding down from above max speed after one (`burst` < 0)."""
+    max_speed = float(params[s, P_MAX_SPEED])
+    if burst > 0.0:
+        return max_speed * float(params[s, P_BURST_FACTOR])
+    if burst < 0.0 and old_speed > max_speed:
+        return max_speed + (old_speed - max_speed) * math.exp(-dt / GLIDE)
+    return max_speed
+
+
+@numba.njit(cache=True, nogil=True)
+def advance(
+    x: float,
+    y: float,
+    vx: float,
+    vy: float,
+    ax: float,
+    ay: float,
+    s: int,
+    params: FloatArray,
+    dt: float,
+    burst: float,
+    noise: float,
+    boundary: int,
+    width: float,
+    height: float,
+    margin: float,
+    wall_weight: float,
+) -> Motion:
+    """One boid's motion over `dt` seconds under acceleration (ax, ay) (see module docstring).
+
+    `burst`: the boid's burst state (> 0: seconds of burst left; < 0: spent; 0: none).
+    `noise`: the random turn of this step, in radians (already scaled by √dt).
+    """
+    min_speed = params[s, P_MIN_SPEED]
+    max_speed = params[s, P_MAX_SPEED]
+    # --- walls and cruise speed
+    if boundary == BOUNDARY_CONTAIN:
+        wx, wy = wall_acceleration(
+            x, y, max_speed, int(params[s, P_WALLS]), width, height, margin, wall_weight
+        )
+        ax += wx
+        ay += wy
+    cx, cy = _cruise(vx, vy, params[s, P_CRUISE_SPEED], params[s, P_CRUISE_RATE], dt)
+    nvx = vx + (ax + cx) * dt
+    nvy = vy + (ay + cy) * dt
+    old_speed = math.sqrt(vx * vx + vy * vy)
+    new_speed = math.sqrt(nvx * nvx + nvy * nvy)
+    # --- noise: the new heading turned by a random angle, before the turn limit
+    if noise != 0.0 and new_speed > 0.0:
+        c, sn = math.cos(noise), math.sin(noise)
+        nvx, nvy = nvx * c - nvy * sn, nvx * sn + nvy * c
+    # --- turn rate: rotate the old heading by at most max_turn * dt
+    max_turn = params[s, P_MAX_TURN] * dt
+    if old_speed > 0.0 and new_speed > 0.0 and max_turn < math.pi:
+        angle = math.atan2(vx * nvy - vy * nvx, vx * nvx + vy * nvy)
+        if abs(angle) > max_turn:
+            turn = max_turn if angle > 0.0 else -max_turn
+            c = math.cos(turn)
+            sn = math.sin(turn)
+            nvx = (vx * c - vy * sn) / old_speed * new_speed
+            nvy = (vx * sn + vy * c) / old_speed * new_speed
+    # --- speed: within [min, limit]; a stopped boid keeps its old heading (or +x)
+    top = speed_limit(s, params, old_speed, burst, dt)
+    if new_speed > top:
+        nvx *= top / new_speed
+        nvy *= top / new_speed
+    elif new_speed < min_speed:
+        if new_speed > 0.0:
+            nvx *= min_speed / new_speed
+            nvy *= min_speed / new_speed
+        elif old_speed > 0.0:
+            nvx, nvy = vx / old_speed * min_speed, vy / old_speed * min_speed
+        else:
+            nvx, nvy = min_speed, 0.0
+    x += nvx * dt
+    y += nvy * dt
+    return bounded(x, y, nvx, nvy, boundary, width, height)
+
+
+@numba.njit(cache=True, nogil=True)
+def bounded(
+    x: float, y: float, vx: float, vy: float, boundary: int, width: float, height: float
+) -> Motion:
+    """The position wrapped round a torus, or kept in the box heading inwards (a boid on a
+    wall of a contain or bounce world cannot head out of it)."""
+    if boundary == BOUNDARY_WRAP:
+        x -= width * math.floor(x / width)
+        y -= height * math.floor(y / height)
+        if x >= width:  # rounding of a tiny negative x
+            x = 0.0
+        if y >= height:
+            y = 0.0
+        return x, y, vx, vy
+    if boundary == BOUNDARY_BOUNCE:  # mirror the overshoot back into the box
+        if x < 0.0:
+            x, vx = -x, abs(vx)
+        elif x > width:
+            x, vx = 2.0 * width - x, -abs(vx)
+        if y < 0.0:
+            y, vy = -y, abs(vy)
+        elif y > height:
+            y, vy = 2.0 * height - y, -abs(vy)
+    # Hard guarantee for contain and bounce: inside the box, heading inwards.
+    if x <= 0.0:
+        x, vx = 0.0, abs(vx)
+    elif x >= width:
+        x, vx = width, -abs(vx)
+    if y <= 0.0:
+        y, vy = 0.0, abs(vy)
+    elif y >= height:
+        y, vy = height, -abs(vy)
+    return x, y, vx, vy

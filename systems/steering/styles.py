@@ -1,0 +1,145 @@
+"""How the steering kernel turns a boid's sums over its neighbours into accelerations: the
+separation push of one neighbour or wall, and one combine function per steering style
+(`STEERING_STYLES`). Each returns separation, alignment and cohesion (x, y pairs, px/s²) and
+the limit on their sum."""
+
+import math
+
+import numba
+
+from shoal.systems.core.maths import seek, turn_towards
+from shoal.systems.core.species_table import (
+    FALLOFF_LINEAR,
+    FALLOFF_SQUARE,
+    P_ALIGN_TURN,
+    P_COHERE_TURN,
+    P_MAX_FORCE,
+    P_MAX_SPEED,
+    P_MAX_TURN,
+    P_SEPARATE_TURN,
+    P_W_ALIGNMENT,
+    P_W_COHESION,
+    P_W_SEPARATION,
+)
+from shoal.systems.core.store import FloatArray
+
+# Separation from a neighbour at distance d grows as (r / d)^p; this caps it so that two boids
+# almost on top of each other get a strong but finite push.
+MAX_SEPARATION_FACTOR = 1.0e4
+
+FlockTerms = tuple[float, float, float, float, float, float, float]
+"""Separation x, y, alignment x, y, cohesion x, y (accelerations), and the limit on the sum."""
+
+
+@numba.njit(cache=True, nogil=True)
+def push(dx: float, dy: float, d: float, radius: float, falloff: int) -> tuple[float, float]:
+    """Separation push away from a neighbour at offset (dx, dy), distance 0 < d < radius."""
+    if falloff == FALLOFF_LINEAR:
+        return -dx / radius, -dy / radius
+    ratio = radius / d
+    factor = min(ratio * ratio if falloff == FALLOFF_SQUARE else ratio, MAX_SEPARATION_FACTOR)
+    return -dx / d * factor, -dy / d * factor
+
+
+@numba.njit(cache=True, nogil=True)
+def reynolds(
+    params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
+    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
+) -> FlockTerms:  # fmt: skip
+    """Reynolds (1999): each rule seeks a desired velocity at max speed, within max force."""
+    max_speed = params[s, P_MAX_SPEED]
+    max_force = params[s, P_MAX_FORCE]
+    w_sep = params[s, P_W_SEPARATION]
+    sx, sy = seek(sep_x, sep_y, vx, vy, max_speed, max_force)
+    alx = aly = cx = cy = 0.0
+    if aligned:
+        alx, aly = seek(sum_vx, sum_vy, vx, vy, max_speed, max_force)
+    if cohered:
+        cx, cy = seek(sum_dx, sum_dy, vx, vy, max_speed, max_force)
+    w_ali = params[s, P_W_ALIGNMENT]
+    w_coh = params[s, P_W_COHESION]
+    return w_sep * sx, w_sep * sy, w_ali * alx, w_ali * aly, w_coh * cx, w_coh * cy, max_force
+
+
+@numba.njit(cache=True, nogil=True)
+def accumulate(
+    params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
+    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
+) -> FlockTerms:  # fmt: skip
+    """The raw rule vectors, weighted: separation in 1/s (times max speed), alignment (match
+    the mean velocity) in 1/s, cohesion (to the centre) in 1/s²."""
+    w_sep = params[s, P_W_SEPARATION] * params[s, P_MAX_SPEED]
+    alx = aly = cx = cy = 0.0
+    if aligned:
+        w_ali = params[s, P_W_ALIGNMENT]
+        alx, aly = w_ali * (sum_vx / aligned - vx), w_ali * (sum_vy / aligned - vy)
+    if cohered:
+        w_coh = params[s, P_W_COHESION]
+        cx, cy = w_coh * sum_dx / cohered, w_coh * sum_dy / cohered
+    return w_sep * sep_x, w_sep * sep_y, alx, aly, cx, cy, params[s, P_MAX_FORCE]
+
+
+@numba.njit(cache=True, nogil=True)
+def turn(
+    params: FloatArray, s: int, vx: float, vy: float, dt: float, crowded: bool,
+    away: float, sum_hx: float, sum_hy: float, sum_dx: float, sum_dy: float,
+) -> FlockTerms:  # fmt: skip
+    """NetLogo Flocking (as the source post 004 writes it): too close to the nearest → turn
+    to `away` (its heading + 180°); else turn to the mean heading and, from the same start,
+    towards the centre. Each turn is capped per rule (degrees per second); each term is the
+    change of velocity its turn makes, per second; the sum is not limited."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    start = math.atan2(vy, vx)
+    separated = aligned = cohered = start
+    if crowded:
+        separated = turn_towards(start, away, params[s, P_SEPARATE_TURN] * dt)
+        aligned = cohered = separated
+    else:
+        if sum_hx != 0.0 or sum_hy != 0.0:
+            aligned = turn_towards(start, math.atan2(sum_hy, sum_hx), params[s, P_ALIGN_TURN] * dt)
+        cohered = aligned
+        if sum_dx != 0.0 or sum_dy != 0.0:
+            step = turn_towards(start, math.atan2(sum_dy, sum_dx), params[s, P_COHERE_TURN] * dt)
+            cohered = aligned + (step - start)
+    sx, sy = turn_change(speed, start, separated, dt)
+    alx, aly = turn_change(speed, separated, aligned, dt)
+    cx, cy = turn_change(speed, aligned, cohered, dt)
+    return sx, sy, alx, aly, cx, cy, math.inf
+
+
+@numba.njit(cache=True, nogil=True)
+def zones(
+    params: FloatArray, s: int, vx: float, vy: float, dt: float, repelled: int,
+    rep_x: float, rep_y: float, oriented: int, sum_hx: float, sum_hy: float, attracted: int,
+    att_x: float, att_y: float,
+) -> FlockTerms:  # fmt: skip
+    """Couzin et al. (2002): away from the neighbours in the zone of repulsion if any; else
+    along the sum of the unit headings of those in the zone of orientation and the unit
+    offsets to those beyond it (zone of attraction), turning at most max_turn_rate."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed == 0.0 or dt == 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, math.inf
+    start = math.atan2(vy, vx)
+    limit = params[s, P_MAX_TURN] * dt
+    if repelled:
+        sx, sy = turn_change(speed, start, turn_towards(start, math.atan2(rep_y, rep_x), limit), dt)
+        return sx, sy, 0.0, 0.0, 0.0, 0.0, math.inf
+    # The sums of unit vectors, not their means: the zone with more boids in it weighs more.
+    wx, wy = sum_hx + att_x, sum_hy + att_y
+    if wx == 0.0 and wy == 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, math.inf
+    cx, cy = turn_change(speed, start, turn_towards(start, math.atan2(wy, wx), limit), dt)
+    # Shown as alignment and cohesion, in the shares the two zones had in the choice.
+    share = oriented / (oriented + attracted)
+    return 0.0, 0.0, cx * share, cy * share, cx * (1.0 - share), cy * (1.0 - share), math.inf
+
+
+@numba.njit(cache=True, nogil=True)
+def turn_change(speed: float, before: float, after: float, dt: float) -> tuple[float, float]:
+    """Change of velocity per second when a boid of `speed` turns from `before` to `after`."""
+    if dt == 0.0:  # a paused step: no turn
+        return 0.0, 0.0
+    return (
+        speed * (math.cos(after) - math.cos(before)) / dt,
+        speed * (math.sin(after) - math.sin(before)) / dt,
+    )
