@@ -283,7 +283,8 @@ class Flock:
         with the esper world and hand the stages a fresh `Step`."""
         dt = checked_dt(dt, "begin_step")
         self.sync()
-        self.step_state = Step(self.step_state.number + 1, dt, self.store.layout)
+        number = self.step_state.number + 1
+        self.step_state = Step(number, dt, self.store.layout, start=self.store.positions.copy())
         return self.step_state
 
     # --- internals ---------------------------------------------------------------------

@@ -23,6 +23,8 @@ from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Sh
 from shoal.systems.core.ecs import entities_with, in_world
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.threads import run_chunks
+from shoal.systems.obstacles.free_points import free_points
 from shoal.systems.obstacles.shape_kernel import (
     F_X0,
     F_Y1,
@@ -55,11 +57,14 @@ class ObstacleField:
         shapes: the shapes, in obstacle-index order.
         entities: the esper entity of each obstacle (-1 when built from bare shapes).
         geometry: the arrays the kernels read (see `shoal.systems.obstacles.shape_kernel`).
+        free: (m, 2) points just outside the obstacles, each outside every one (see
+            `shoal.systems.obstacles.free_points`); made from the geometry when not given.
     """
 
     shapes: tuple[Shape, ...]
     entities: IntArray
     geometry: Geometry
+    free: FloatArray | None = None
 
     def __post_init__(self) -> None:
         # The kernels index these arrays without bounds checks: a field built by hand with
@@ -73,6 +78,12 @@ class ObstacleField:
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.int64 and ids.shape == (n,)):
             check.fail("ObstacleField", "entities", ids, f"must be an int64 array of {n} ids")
         _check_geometry(self.geometry, n)
+        if self.free is None:
+            object.__setattr__(self, "free", free_points(self.geometry))
+        elif not (isinstance(self.free, np.ndarray) and self.free.dtype == np.float64
+                  and self.free.ndim == 2 and self.free.shape[1] == 2
+                  and np.isfinite(self.free).all()):  # fmt: skip
+            check.fail("ObstacleField", "free", self.free, "must be a finite (m, 2) float array")
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -251,7 +262,7 @@ def inside_obstacle(field: ObstacleField, points: npt.ArrayLike) -> npt.NDArray[
     pts = _as_points("inside_obstacle", "points", points)
     out = np.zeros(len(pts), np.bool_)
     if len(field) and len(pts):
-        inside_points(field.geometry, pts, out)
+        run_chunks(inside_points, len(pts), field.geometry, pts, out)
     return out
 
 
@@ -271,7 +282,7 @@ def surface(field: ObstacleField, points: npt.ArrayLike) -> Surface:
     normals = np.zeros((n, 2))
     obstacle = np.full(n, -1, np.int64)
     if len(field) and n:
-        surface_points(field.geometry, pts, distance, closest, normals, obstacle)
+        run_chunks(surface_points, n, field.geometry, pts, distance, closest, normals, obstacle)
     return Surface(distance, closest, normals, obstacle)
 
 
@@ -292,7 +303,7 @@ def first_hit(
     normals = np.zeros((n, 2))
     obstacle = np.full(n, -1, np.int64)
     if len(field) and n:
-        cast_points(field.geometry, a, b, float(radius), distance, normals, obstacle)
+        run_chunks(cast_points, n, field.geometry, a, b, float(radius), distance, normals, obstacle)
     return Hit(distance, normals, obstacle)
 
 
