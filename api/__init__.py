@@ -28,7 +28,15 @@ from shoal.components import (
     Species,
     Velocity,
 )
-from shoal.systems import Flock, FlockConfig, install, uninstall, warm_up
+from shoal.systems import (
+    Flock,
+    FlockConfig,
+    add_obstacles,
+    install,
+    navigator,
+    uninstall,
+    warm_up,
+)
 
 __all__ = [
     "Attractor",
@@ -45,7 +53,9 @@ __all__ = [
     "Rect",
     "Species",
     "Velocity",
+    "add_obstacles",
     "install",
+    "navigator",
     "uninstall",
     "warm_up",
 ]

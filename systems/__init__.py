@@ -46,6 +46,8 @@ from shoal.systems.obstacles.field import (
     obstacle_field,
     refresh_obstacles,
 )
+from shoal.systems.obstacles.from_scene import add_obstacles, obstacle_shapes, remove_obstacles
+from shoal.systems.obstacles.navigation import Navigator, Way, navigator
 from shoal.systems.obstacles.system import ObstacleSystem
 from shoal.systems.seeking.system import SeekingSystem
 from shoal.systems.steering.system import SteeringSystem
@@ -75,6 +77,7 @@ __all__ = [
     "FlockConfig",
     "LifecycleSystem",
     "MotionSystem",
+    "Navigator",
     "NeighbourSystem",
     "Neighbours",
     "ObstacleField",
@@ -82,11 +85,16 @@ __all__ = [
     "SeekingSystem",
     "SteeringSystem",
     "Step",
+    "Way",
+    "add_obstacles",
     "compile_field",
     "inside_obstacle",
     "install",
+    "navigator",
     "obstacle_field",
+    "obstacle_shapes",
     "refresh_obstacles",
+    "remove_obstacles",
     "uninstall",
     "warm_up",
 ]

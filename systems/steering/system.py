@@ -15,14 +15,16 @@ class SteeringSystem(FlockProcessor):
     """
 
     def run(self, step: Step) -> None:
-        """Reads `step.cells`; writes `step.targets` (the prey each boid chases)."""
+        """Reads `step.cells`; writes `step.targets` (the prey each boid chases) and
+        `step.goals` (its flee and chase terms)."""
         flock = self.flock
         store, cells, table = flock.store, step.cells, flock.species
         n = len(store)
         step.targets = np.full(n, -1, np.int64)
+        goals = step.goals_for(n)
         if n == 0 or len(cells.row) != n:
             return
         run_chunks(
             steer, n, cells, store.cooldown, table.params, table.relations, step.dt,
-            store.accelerations, store.alarm, step.targets,
+            store.accelerations, store.alarm, step.targets, goals,
         )  # fmt: skip
