@@ -4,6 +4,7 @@ import time
 import uuid
 
 import esper
+import numpy as np
 
 from shoal.components import (
     Attractor,
@@ -22,6 +23,7 @@ from shoal.systems.core.flock import Flock
 from shoal.systems.install import install
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
+from shoal.systems.obstacles.navigation import navigator
 
 
 def warm_up() -> float:
@@ -60,6 +62,10 @@ def _measure(flock: Flock) -> None:
     inside_obstacle(field, positions)
     surface(field, positions)
     first_hit(field, positions, positions + 10.0)
+    nav = navigator(flock)  # the flow fields: a way round the rock, and a flee map
+    nav.way_to((100.0, 140.0), [(100.0, 60.0)])
+    nav.waypoint((100.0, 140.0), (100.0, 60.0), 20.0)
+    nav.sample(np.array([nav.flee_slot(100.0, 140.0, 80.0)]), np.array([(100.0, 60.0)]))
 
 
 def _populate(flock: Flock) -> None:

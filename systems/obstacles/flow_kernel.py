@@ -20,8 +20,9 @@ the distance from the threat scaled by -FLEE_FACTOR and marched again from every
 once, so that downhill leads away from the threat along free space, round corners to open
 water, never into a dead end (`flee_values`).
 
-Fields are stored side by side in a *pool* (slots, 4, ny, nx): planes of distance, descent
-x, descent y and visibility; `sample` reads one boid's way from it (bilinear).
+Fields are stored side by side in a *pool* (slots, ny, nx, 4) of float32: per cell its
+distance, descent x, descent y and visibility, side by side so that one boid's bilinear read
+(`sample`) touches a few cache lines, not sixteen.
 """
 
 import math
@@ -34,6 +35,7 @@ from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.shape_kernel import F_X0, F_X1, F_Y0, F_Y1, surface_one
 
 ByteArray = npt.NDArray[np.uint8]
+PoolArray = npt.NDArray[np.float32]
 
 # Pool columns.
 C_DIST, C_DX, C_DY, C_VIS = 0, 1, 2, 3
@@ -47,6 +49,9 @@ WAY_UNKNOWN = 0  # no field there (outside what was marched, or walled off)
 WAY_VISIBLE = 1  # the straight line to the target is free: steer straight
 WAY_AROUND = 2  # steer along the field (descent direction, distance along the way)
 
+# A point sees its target when its visibility is at least this: the shadow's edge is blurred
+# over a cell or two, and a line that grazes an obstacle is better taken round it.
+_SEEN = 0.9
 # After the last cell a field must reach is done, march this many cells further, so that
 # bilinear samples round it read finite distances.
 _STOP_MARGIN = 3.0
@@ -102,6 +107,7 @@ def _solve(a: float, b: float, hx: float, hy: float) -> float:
 def march(
     links: IntArray,
     walls: ByteArray,
+    cost: FloatArray,
     values: FloatArray,
     cell_w: float,
     cell_h: float,
@@ -112,9 +118,10 @@ def march(
     others) and ends holding the distance field (inf where not reached).
 
     `links[c]` are the cells beside c (-x, +x, -y, +y; n where there is none: see
-    `NavGrid.links`); cells with `walls` set are never entered. The march stops once the
-    next value exceeds `limit`, or, if `until` lists cells, a few cells beyond the last of
-    them to be reached. Returns True if it reached everything it could.
+    `NavGrid.links`); cells with `walls` set are never entered; crossing a cell costs its
+    `cost` (≥ 1) per px, so the ways keep off what costs more (the walls' surroundings).
+    The march stops once the next value exceeds `limit`, or, if `until` lists cells, a few
+    cells beyond the last of them to be reached. Returns True if it reached everything it could.
 
     The queue is an untidy bucket queue (Yatziv, Bartesaghi & Sapiro 2006): values are put
     in buckets a fraction of a cell wide and each bucket is emptied first in, first out, so
@@ -124,6 +131,7 @@ def march(
     n = links.shape[0]
     flat = values.ravel()
     wall = walls.ravel()
+    price = cost.ravel()
     known = np.full(n + 1, math.inf)  # accepted values; known[n] stands for "no cell"
     seeds = np.empty(n, np.int64)
     count = 0
@@ -143,9 +151,10 @@ def march(
             wanted[c] = True
             pending += 1
     # Buckets: a value u goes to bucket floor((u - base) / width); new values lie at most
-    # one cell beyond the value being accepted, so a ring of `ring` buckets holds them all.
+    # one (priced) cell beyond the value being accepted, so a ring of `ring` buckets holds
+    # them all.
     width = 0.25 * min(cell_w, cell_h)
-    ring = math.ceil(2.0 * max(cell_w, cell_h) / width) + 2
+    ring = math.ceil(2.0 * max(cell_w, cell_h) * max(price.max(), 1.0) / width) + 2
     base = flat[seeds[0]]
     head = np.full(ring, -1, np.int64)
     tail = np.full(ring, -1, np.int64)
@@ -198,7 +207,7 @@ def march(
                 continue
             a = min(known[links[m, 0]], known[links[m, 1]])
             d = min(known[links[m, 2]], known[links[m, 3]])
-            u = _solve(a, d, cell_w, cell_h)
+            u = _solve(a, d, cell_w * price[m], cell_h * price[m])
             if u < flat[m] and used < capacity:
                 flat[m] = u
                 # An untidy queue may find a value a hair below the bucket being emptied.
@@ -259,7 +268,7 @@ def _wrap_index(i: int, n: int, wrap: bool) -> int:
 
 
 @numba.njit(cache=True)
-def _vis_at(vis: FloatArray, ix: int, iy: int, nx: int, ny: int, wrap: bool) -> float:
+def _vis_at(vis: PoolArray, ix: int, iy: int, nx: int, ny: int, wrap: bool) -> float:
     jx, jy = _wrap_index(ix, nx, wrap), _wrap_index(iy, ny, wrap)
     if jx < 0 or jy < 0:
         return 0.0
@@ -268,7 +277,7 @@ def _vis_at(vis: FloatArray, ix: int, iy: int, nx: int, ny: int, wrap: bool) -> 
 
 @numba.njit(cache=True)
 def _look_back(
-    vis: FloatArray, sx: int, sy: int, dx: int, dy: int, r: int, nx: int, ny: int, wrap: bool
+    vis: PoolArray, sx: int, sy: int, dx: int, dy: int, r: int, nx: int, ny: int, wrap: bool
 ) -> float:
     """Visibility one cell back from offset (dx, dy) (ring r) along the line to the source,
     interpolated between the two cells of ring r - 1 that line passes between."""
@@ -293,10 +302,11 @@ def _look_back(
 
 
 @numba.njit(cache=True, nogil=True)
-def visibility(distance: FloatArray, sx: int, sy: int, wrap: bool, vis: FloatArray) -> None:
-    """vis = 1 where the straight line from the cell to source cell (sx, sy) crosses only
-    reached cells, else 0; ring by ring outward, each cell looking back one cell along its
-    line (`_look_back`), so that each ring reads only the ring inside it."""
+def visibility(distance: FloatArray, sx: int, sy: int, wrap: bool, vis: PoolArray) -> None:
+    """vis ≥ 0.5 where the straight line from the cell to source cell (sx, sy) crosses only
+    reached cells; ring by ring outward, each cell taking the visibility one cell back
+    along its line (`_look_back`, interpolated), so that each ring reads only the ring
+    inside it. Unreached cells are 0: shadows start there and widen as they go."""
     ny, nx = distance.shape
     vis[:, :] = 0.0
     if not math.isfinite(distance[sy, sx]):
@@ -319,9 +329,11 @@ def visibility(distance: FloatArray, sx: int, sy: int, wrap: bool, vis: FloatArr
                 ix, iy = _wrap_index(sx + dx, nx, wrap), _wrap_index(sy + dy, ny, wrap)
                 if ix < 0 or iy < 0 or not math.isfinite(distance[iy, ix]):
                     continue
-                if _look_back(vis, sx, sy, dx, dy, r, nx, ny, wrap) >= 0.5:
-                    vis[iy, ix] = 1.0
-                    seen = True
+                # Kept as a fraction, not rounded: rounding each ring would stop a shadow
+                # from widening by less than a cell per ring (a band, not a cone).
+                v = _look_back(vis, sx, sy, dx, dy, r, nx, ny, wrap)
+                vis[iy, ix] = v
+                seen = seen or v > 0.0
         if not seen:  # nothing further can be seen through this ring
             return
 
@@ -342,16 +354,16 @@ def descent(
     wrap: bool,
     tx: float,
     ty: float,
-    out: FloatArray,
+    out: PoolArray,
 ) -> None:
-    """out[:, iy, ix] = the unit direction downhill at each reached cell ((0, 0) elsewhere); at
+    """out[iy, ix] = the unit direction downhill at each reached cell ((0, 0) elsewhere); at
     the bottom (the target's cells), straight at the target point (tx, ty), if it is finite
     (a flee map has no target: its bottom is its edge, where nothing is left to flee)."""
     ny, nx = distance.shape
     for iy in range(ny):
         for ix in range(nx):
             here = distance[iy, ix]
-            out[0, iy, ix] = out[1, iy, ix] = 0.0
+            out[iy, ix, 0] = out[iy, ix, 1] = 0.0
             if not math.isfinite(here):
                 continue
             left = _at(distance, ix - 1, iy, nx, ny, wrap)
@@ -364,7 +376,7 @@ def descent(
                 gx, gy = tx - (ix + 0.5) * cell_w, ty - (iy + 0.5) * cell_h
             norm = math.sqrt(gx * gx + gy * gy)
             if norm > 0.0:
-                out[0, iy, ix], out[1, iy, ix] = gx / norm, gy / norm
+                out[iy, ix, 0], out[iy, ix, 1] = gx / norm, gy / norm
 
 
 @numba.njit(cache=True)
@@ -378,7 +390,7 @@ def _at(distance: FloatArray, ix: int, iy: int, nx: int, ny: int, wrap: bool) ->
 # --- reading a field --------------------------------------------------------------------
 @numba.njit(cache=True)
 def sample(
-    pool: FloatArray,
+    pool: PoolArray,
     slot: int,
     cell_w: float,
     cell_h: float,
@@ -386,13 +398,14 @@ def sample(
     x: float,
     y: float,
 ) -> tuple[int, float, float, float]:
-    """A point's way in field `slot`: (WAY_*, direction x, y, distance along the way).
+    """A point's way in field `slot`: (WAY_*, direction x, y, distance along the way); the
+    direction is the field's descent, given for a visible target too.
 
     Bilinear over the four cells round the point, reading only reached cells. Visible when
-    the reached cells' visibility averages at least one half. A point whose four cells are
+    the reached cells' visibility averages at least _SEEN. A point whose four cells are
     all walled (it hugs an obstacle) heads for the best reached cell of the 5 × 5 round it.
     """
-    ny, nx = pool.shape[2], pool.shape[3]
+    ny, nx = pool.shape[1], pool.shape[2]
     u, v = x / cell_w - 0.5, y / cell_h - 0.5
     i0, j0 = math.floor(u), math.floor(v)
     fu, fv = u - i0, v - j0
@@ -401,20 +414,22 @@ def sample(
         i, j = i0 + (corner & 1), j0 + (corner >> 1)
         w = (fu if corner & 1 else 1.0 - fu) * (fv if corner >> 1 else 1.0 - fv)
         ix, iy = _clamped(i, nx, wrap), _clamped(j, ny, wrap)
-        d = pool[slot, C_DIST, iy, ix]
+        d = pool[slot, iy, ix, C_DIST]
         if w <= 0.0 or not math.isfinite(d):
             continue
         total += w
         dist += w * d
-        vis += w * pool[slot, C_VIS, iy, ix]
-        gx += w * pool[slot, C_DX, iy, ix]
-        gy += w * pool[slot, C_DY, iy, ix]
+        vis += w * pool[slot, iy, ix, C_VIS]
+        gx += w * pool[slot, iy, ix, C_DX]
+        gy += w * pool[slot, iy, ix, C_DY]
     if total > 0.0:
-        if vis >= 0.5 * total:
-            return WAY_VISIBLE, 0.0, 0.0, dist / total
         norm = math.sqrt(gx * gx + gy * gy)
         if norm > 0.0:
-            return WAY_AROUND, gx / norm, gy / norm, dist / total
+            gx, gy = gx / norm, gy / norm
+        if vis >= _SEEN * total:
+            return WAY_VISIBLE, gx, gy, dist / total
+        if norm > 0.0:
+            return WAY_AROUND, gx, gy, dist / total
     return _nearest_reached(pool, slot, cell_w, cell_h, wrap, x, y, round(u), round(v))
 
 
@@ -427,7 +442,7 @@ def _clamped(i: int, n: int, wrap: bool) -> int:
 
 @numba.njit(cache=True)
 def _nearest_reached(
-    pool: FloatArray,
+    pool: PoolArray,
     slot: int,
     cell_w: float,
     cell_h: float,
@@ -439,13 +454,13 @@ def _nearest_reached(
 ) -> tuple[int, float, float, float]:
     """Towards the reached cell of the 5 × 5 round (ci, cj) with the least distance there
     plus the way to it; WAY_UNKNOWN if none."""
-    ny, nx = pool.shape[2], pool.shape[3]
+    ny, nx = pool.shape[1], pool.shape[2]
     best = math.inf
     best_x = best_y = 0.0
     for j in range(cj - 2, cj + 3):
         for i in range(ci - 2, ci + 3):
             ix, iy = _clamped(i, nx, wrap), _clamped(j, ny, wrap)
-            d = pool[slot, C_DIST, iy, ix]
+            d = pool[slot, iy, ix, C_DIST]
             if not math.isfinite(d):
                 continue
             ox, oy = (i + 0.5) * cell_w - x, (j + 0.5) * cell_h - y
@@ -462,7 +477,7 @@ def _nearest_reached(
 def sample_points(
     first: int,
     last: int,
-    pool: FloatArray,
+    pool: PoolArray,
     slots: IntArray,
     cell_w: float,
     cell_h: float,
@@ -482,3 +497,31 @@ def sample_points(
         way[i], directions[i, 0], directions[i, 1], distances[i] = sample(
             pool, slots[i], cell_w, cell_h, wrap, points[i, 0], points[i, 1]
         )
+
+
+@numba.njit(cache=True, nogil=True)
+def trace(
+    pool: PoolArray,
+    slot: int,
+    cell_w: float,
+    cell_h: float,
+    wrap: bool,
+    x: float,
+    y: float,
+    length: float,
+) -> tuple[float, float, float]:
+    """Walk `length` px down field `slot` from (x, y), in steps of half a cell, stopping
+    where the target comes into sight (past the first step) or the field ends; returns the
+    end and the way's remaining distance there (a waypoint on a curved way, where a
+    straight line along the first direction would cut the corner)."""
+    step = 0.5 * min(cell_w, cell_h)
+    walked = 0.0
+    remaining = math.inf
+    while walked < length:
+        way, gx, gy, remaining = sample(pool, slot, cell_w, cell_h, wrap, x, y)
+        if way == WAY_UNKNOWN or (walked > 0.0 and way == WAY_VISIBLE):
+            break
+        move = min(step, length - walked)
+        x, y = x + gx * move, y + gy * move
+        walked += move
+    return x, y, remaining

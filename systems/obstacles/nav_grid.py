@@ -18,6 +18,7 @@ from shoal.systems.obstacles.flow_kernel import (
     C_DX,
     C_VIS,
     ByteArray,
+    PoolArray,
     descent,
     flee_values,
     march,
@@ -26,14 +27,19 @@ from shoal.systems.obstacles.flow_kernel import (
 )
 
 NAV_CELL = 10.0
-"""Default side of a navigation cell (px): a field over a 1920 × 1080 tank has ~21,000."""
-MAX_NAV_CELLS = 1 << 16
+"""Default side of a navigation cell (px); larger in a world that would need more than
+MAX_NAV_CELLS (a 1920 × 1080 tank has 16,400 cells of 11.2 px)."""
+MAX_NAV_CELLS = 1 << 14
 """Cells are made larger in a world that would need more than this many."""
 NAV_CLEARANCE = 8.0
 """Default room (px) a way keeps from obstacles: about half a default fish's length."""
 # A wall thinner than a cell closes the raster only if the clearance reaches the centre of
 # one cell in every row and column it crosses: at least this share of the cell's side.
 _CLOSING_SHARE = 0.75
+NEAR = 40.0
+"""px: ways keep this far off the walls (the clearance's edge) where there is room."""
+NEAR_COST = 1.0
+"""How much more a px costs right beside a wall than in open water."""
 # A target's field starts from the free cells this many cells round it that it can see.
 _SEED_CELLS = 2
 
@@ -52,6 +58,10 @@ class NavGrid:
         blocked: (ny, nx), 1 where a cell is blocked.
         links: (nx·ny, 4) the flat index of the cells beside each cell (-x, +x, -y, +y),
             round the torus or nx·ny (no cell) past the edge.
+        cost: (ny, nx) what a px through each cell costs a way: 1 in open water, up to
+            1 + NEAR_COST beside a blocked cell, so that ways keep off the walls (through
+            the middle of a gap, round a corner in a curve), where boids crowding onto one
+            line along the wall would file through one by one.
     """
 
     field: ObstacleField
@@ -65,6 +75,7 @@ class NavGrid:
     clearance: float
     blocked: ByteArray
     links: IntArray
+    cost: FloatArray
 
     def cell_of(self, x: float, y: float) -> tuple[int, int]:
         """The (ix, iy) of the cell holding (x, y) (wrapped, or clamped to the grid)."""
@@ -103,7 +114,25 @@ def build_nav_grid(
         shape_f, shape_i, seg = field.geometry[:3]
         rasterize(shape_f, shape_i, seg, cell_w, cell_h, clearance, blocked)
     links = _links(nx, ny, wrap)
-    return NavGrid(field, width, height, wrap, nx, ny, cell_w, cell_h, clearance, blocked, links)
+    cost = _near_cost(blocked, links, cell_w, cell_h)
+    return NavGrid(
+        field, width, height, wrap, nx, ny, cell_w, cell_h, clearance, blocked, links, cost
+    )
+
+
+def _near_cost(blocked: ByteArray, links: IntArray, cell_w: float, cell_h: float) -> FloatArray:
+    """The cost of each cell: 1 + NEAR_COST · (1 - d / NEAR)² within NEAR px of a blocked
+    cell (d: the distance to it, by a march from every blocked cell), 1 elsewhere."""
+    cost = np.ones(blocked.shape)
+    if not blocked.any():
+        return cost
+    distance = np.where(blocked == 1, 0.0, math.inf)
+    open_water = np.zeros_like(blocked)
+    none = np.zeros(0, np.int64)
+    march(links, open_water, cost, distance, cell_w, cell_h, NEAR, none)
+    near = np.clip(1.0 - distance / NEAR, 0.0, 1.0)
+    result: FloatArray = 1.0 + NEAR_COST * near * near
+    return result
 
 
 def _links(nx: int, ny: int, wrap: bool) -> IntArray:
@@ -148,37 +177,44 @@ def seed_values(grid: NavGrid, x: float, y: float) -> FloatArray | None:
 
 
 def build_seek(
-    grid: NavGrid, plane: FloatArray, x: float, y: float, limit: float, until: IntArray
+    grid: NavGrid, plane: PoolArray, x: float, y: float, limit: float, until: IntArray
 ) -> bool:
-    """Fill `plane` (4, ny, nx: one pool slot) with the field towards (x, y): distance (up to
-    `limit`, or just past the cells `until`), visibility and descent. Returns True if the
-    march reached all it could."""
+    """Fill `plane` (ny, nx, 4: one pool slot) with the field towards (x, y): distance (up
+    to `limit`, or just past the cells `until`), descent and visibility. Returns True if
+    the march reached all it could."""
     values = seed_values(grid, x, y)
     if values is None:
-        plane[:] = 0.0
-        plane[C_DIST] = math.inf
+        _unreached(plane)
         return True
-    complete = march(grid.links, grid.blocked, values, grid.cell_w, grid.cell_h, limit, until)
-    plane[C_DIST] = values
+    complete = march(
+        grid.links, grid.blocked, grid.cost, values, grid.cell_w, grid.cell_h, limit, until
+    )
+    plane[..., C_DIST] = values
     sx, sy = grid.cell_of(x, y)
-    visibility(plane[C_DIST], sx, sy, grid.wrap, plane[C_VIS])
-    descent(plane[C_DIST], grid.cell_w, grid.cell_h, grid.wrap, x, y, plane[C_DX : C_DX + 2])
+    visibility(values, sx, sy, grid.wrap, plane[..., C_VIS])
+    descent(values, grid.cell_w, grid.cell_h, grid.wrap, x, y, plane[..., C_DX : C_DX + 2])
     return complete
 
 
-def build_flee(grid: NavGrid, plane: FloatArray, x: float, y: float, radius: float) -> None:
+def build_flee(grid: NavGrid, plane: PoolArray, x: float, y: float, radius: float) -> None:
     """Fill `plane` with the flee map of a threat at (x, y), out to `radius` of it along
     free space: descent leads away from it, round corners, out of dead ends."""
-    plane[:] = 0.0
-    plane[C_DIST] = math.inf
     values = seed_values(grid, x, y)
     if values is None:
+        _unreached(plane)
         return
     none = np.zeros(0, np.int64)
-    march(grid.links, grid.blocked, values, grid.cell_w, grid.cell_h, radius, none)
+    march(grid.links, grid.blocked, grid.cost, values, grid.cell_w, grid.cell_h, radius, none)
     walls = np.empty_like(grid.blocked)
     start = flee_values(values, grid.blocked, walls)
-    march(grid.links, walls, start, grid.cell_w, grid.cell_h, math.inf, none)
-    plane[C_DIST] = start
-    nan = math.nan  # a flee map has no target to head for at its bottom
-    descent(plane[C_DIST], grid.cell_w, grid.cell_h, grid.wrap, nan, nan, plane[C_DX : C_DX + 2])
+    march(grid.links, walls, grid.cost, start, grid.cell_w, grid.cell_h, math.inf, none)
+    plane[..., C_DIST] = start
+    plane[..., C_VIS] = 0.0  # a flee map has no target to see ...
+    nan = math.nan  # ... nor to head for at its bottom
+    descent(start, grid.cell_w, grid.cell_h, grid.wrap, nan, nan, plane[..., C_DX : C_DX + 2])
+
+
+def _unreached(plane: PoolArray) -> None:
+    """A field that reaches nowhere (its target is walled in)."""
+    plane[...] = 0.0
+    plane[..., C_DIST] = math.inf

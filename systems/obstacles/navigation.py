@@ -28,8 +28,14 @@ import numpy.typing as npt
 from shoal.components import arguments as check
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
-from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field
-from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_VISIBLE, sample_points
+from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field, surface
+from shoal.systems.obstacles.flow_kernel import (
+    WAY_AROUND,
+    WAY_VISIBLE,
+    PoolArray,
+    sample_points,
+    trace,
+)
 from shoal.systems.obstacles.nav_grid import (
     NAV_CELL,
     NAV_CLEARANCE,
@@ -103,7 +109,7 @@ class Navigator:
         self._grid: NavGrid | None = None
         self._entries: dict[Key, _Entry] = {}
         self._free: list[int] = []
-        self.pool = np.zeros((0, 4, 1, 1))
+        self.pool: PoolArray = np.zeros((0, 1, 1, 4), np.float32)
 
     # --- the raster ---------------------------------------------------------------------
     @property
@@ -129,13 +135,13 @@ class Navigator:
             self._grid = grid
             self._entries.clear()
             self._free.clear()
-            self.pool = np.zeros((0, 4, grid.ny, grid.nx))
+            self.pool = np.zeros((0, grid.ny, grid.nx, 4), np.float32)
         return grid
 
     @property
     def active(self) -> bool:
         """Whether goals navigate: enabled, and the world has obstacles."""
-        return self.enabled and len(obstacle_field(self.flock)) > 0
+        return self.enabled and len(self.grid.field) > 0
 
     @property
     def obstacles(self) -> ObstacleField:
@@ -152,7 +158,11 @@ class Navigator:
         indices), just past those cells; a cached field that does not reach them is
         extended (rebuilt further).
         """
-        grid = self.grid
+        return self._seek_slot(self.grid, x, y, limit, until)
+
+    def _seek_slot(
+        self, grid: NavGrid, x: float, y: float, limit: float, until: IntArray | None
+    ) -> int:
         cx, cy = grid.cell_of(x, y)
         key = ("seek", cy * grid.nx + cx, float(limit))
         entry = self._entries.get(key)
@@ -194,10 +204,11 @@ class Navigator:
     def seek_slots(self, targets: FloatArray, limits: FloatArray) -> IntArray:
         """`seek_slot` of each target (row) with its limit; all -1 when not `active`."""
         slots = np.full(len(targets), -1, np.int64)
-        if not self.active:
+        grid = self.grid
+        if not self.enabled or not len(grid.field):
             return slots
         for k, ((x, y), limit) in enumerate(zip(targets.tolist(), limits.tolist(), strict=True)):
-            slots[k] = self.seek_slot(x, y, limit)
+            slots[k] = self._seek_slot(grid, x, y, limit, None)
         return slots
 
     def sample(
@@ -217,16 +228,20 @@ class Navigator:
         return way, directions, distances
 
     # --- queries ------------------------------------------------------------------------
-    def way_to(self, target: tuple[float, float], points: npt.ArrayLike) -> Way:
+    def way_to(
+        self, target: tuple[float, float], points: npt.ArrayLike, radius: float = 0.0
+    ) -> Way:
         """Per point, the way to `target`: straight where the line is free, else round the
         obstacles (the field's descent); distances along the way.
 
         Args:
             target: (x, y) in the world.
             points: (n, 2) positions.
+            radius: the line counts as free only if a disc this wide (px) passes.
         """
         x, y = check.pair("way_to", "target", target)
         pts = _points("way_to", points)
+        radius = check.number("way_to", "radius", radius, low=0.0)
         offsets = self._offsets(pts, x, y)
         straight = np.hypot(*offsets.T)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -234,18 +249,46 @@ class Navigator:
         around = np.zeros(len(pts), np.bool_)
         if not self.active or not len(pts):
             return Way(around, heading, straight)
-        blocked = first_hit(self.obstacles, pts, pts + offsets).obstacle >= 0
+        blocked = first_hit(self.obstacles, pts, pts + offsets, radius).obstacle >= 0
+        if radius > 0.0:  # a disc already touching an obstacle is not stopped by it
+            blocked |= surface(self.obstacles, pts).distance < radius
         if not blocked.any():
             return Way(around, heading, straight)
-        until = self.grid.cells_of(pts[blocked])
-        slot = self.seek_slot(x, y, until=until)
-        slots = np.full(len(pts), slot, np.int64)
-        way, directions, distances = self.sample(slots, pts)
-        around = blocked & (way == WAY_AROUND)
+        # Some line is blocked: the field decides for every point (its visibility keeps
+        # the clearance: a line that grazes a rock is taken round it).
+        slot = self.seek_slot(x, y, until=self.grid.cells_of(pts))
+        way, directions, distances = self.sample(np.full(len(pts), slot, np.int64), pts)
+        # Round where the field says so, and where it sees a line that the exact test
+        # found blocked (an obstacle smaller than a cell).
+        around = (way == WAY_AROUND) | (blocked & (way == WAY_VISIBLE))
+        around &= np.hypot(*directions.T) > 0.0
         heading[around] = directions[around]
         straight[around] = distances[around]
-        straight[blocked & (way != WAY_AROUND) & (way != WAY_VISIBLE)] = math.inf
         return Way(around, heading, straight)
+
+    def waypoint(
+        self, target: tuple[float, float], point: tuple[float, float], ahead: float,
+        radius: float = 0.0,
+    ) -> tuple[float, float, float]:  # fmt: skip
+        """Where to head for from `point` on the way to `target`: the target itself when the
+        line is free, else the point `ahead` px along the way round (which follows the way's
+        bends); and the way's length from `point`.
+
+        Args:
+            target: (x, y) to reach.
+            point: (x, y) to start from.
+            ahead: how far along the way the waypoint lies (px, >= 0).
+            radius: as in `way_to`.
+        """
+        ahead = check.number("waypoint", "ahead", ahead, low=0.0)
+        px, py = check.pair("waypoint", "point", point)
+        way = self.way_to(target, [(px, py)], radius)
+        if not way.around[0]:
+            return float(target[0]), float(target[1]), float(way.distances[0])
+        grid = self.grid
+        slot = self.seek_slot(*target, until=grid.cells_of(np.array([(px, py)])))
+        x, y, _ = trace(self.pool, slot, grid.cell_w, grid.cell_h, grid.wrap, px, py, ahead)
+        return x, y, float(way.distances[0])
 
     # --- internals ----------------------------------------------------------------------
     def _now(self) -> int:
@@ -257,7 +300,7 @@ class Navigator:
             return True
         grid, plane = self._grid, self.pool[entry.slot]
         assert grid is not None
-        reached = np.isfinite(plane[0].ravel()[cells]) | (grid.blocked.ravel()[cells] == 1)
+        reached = np.isfinite(plane[..., 0].ravel()[cells]) | (grid.blocked.ravel()[cells] == 1)
         return bool(reached.all())
 
     def _slot(self) -> int:
@@ -274,7 +317,7 @@ class Navigator:
         if count >= MAX_FIELDS:
             return -1
         grown = min(max(_FIRST_SLOTS, 2 * count), MAX_FIELDS)
-        pool = np.zeros((grown, *self.pool.shape[1:]))
+        pool = np.zeros((grown, *self.pool.shape[1:]), np.float32)
         pool[:count] = self.pool
         self.pool = pool
         self._free.extend(range(grown - 1, count, -1))

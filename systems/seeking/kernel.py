@@ -27,16 +27,26 @@ from shoal.systems.core.species_table import (
     P_WANDER_WEIGHT,
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, sample
+from shoal.systems.obstacles.flow_kernel import (
+    WAY_AROUND,
+    WAY_UNKNOWN,
+    WAY_VISIBLE,
+    PoolArray,
+    sample,
+)
 
 World = tuple[bool, float, float]
 """wrap, width, height."""
 Agents = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray]
 """positions, velocities, radius, inner radius, weight, concerns, field slot (see
 `seek_agents`)."""
-Nav = tuple[FloatArray, float, float]
+Nav = tuple[PoolArray, float, float]
 """The field pool and the cell size: `shoal.systems.obstacles.navigation.Navigator.pool`."""
 
+NAV_PRIORITY = 2.0
+"""A follower out of sight of its leader, on the way round an obstacle, steers along the way
+with this many times its leader weight: the school's cohesion would otherwise hold the boids
+at the front of a crowd back on the wrong side of a wall."""
 # A follower in front of its leader, within the clearance lane and this many follow
 # distances ahead, steers out of the way (with twice the leader weight: it has priority).
 _LANE_LENGTH = 3.0
@@ -94,10 +104,11 @@ def seek_agents(
             dx = wrap_offset(leader_pos[k, 0] - x, width, inv_w)
             dy = wrap_offset(leader_pos[k, 1] - y, height, inv_h)
             way, dx, dy = _navigate(pool, leader_slot[k], cell_w, cell_h, wrap, x, y, dx, dy)
-            if way == WAY_AROUND:
+            lvx, lvy = leader_vel[k, 0], leader_vel[k, 1]
+            if way == WAY_AROUND and (lvx != 0.0 or lvy != 0.0):  # out of sight: catch up
                 fx, fy = seek(dx, dy, vx, vy, max_speed, max_force)
-            else:
-                lvx, lvy = leader_vel[k, 0], leader_vel[k, 1]
+                fx, fy = NAV_PRIORITY * fx, NAV_PRIORITY * fy
+            else:  # in sight, or waiting for it (along the way: arriving where it settles)
                 fx, fy = _follow(params, s, vx, vy, dx, dy, lvx, lvy)
             ax += weight * fx
             ay += weight * fy
@@ -154,7 +165,7 @@ def seek_agents(
 
 @numba.njit(cache=True)
 def _navigate(
-    pool: FloatArray,
+    pool: PoolArray,
     slot: int,
     cell_w: float,
     cell_h: float,

@@ -61,7 +61,7 @@ class SeekingSystem(FlockProcessor):
         self._drift_wander(step.dt)
         nav = navigator(flock)
         slots = self._field_slots(nav)  # before reading the pool: building may grow it
-        pool = nav.pool if nav.active else np.zeros((0, 4, 1, 1))
+        pool = nav.pool if nav.active else np.zeros((0, 1, 1, 4), np.float32)
         cell = (nav.grid.cell_w, nav.grid.cell_h) if nav.active else (1.0, 1.0)
         agents = [
             _agents(kind, slots)
