@@ -8,6 +8,7 @@ LEADER_SPEED = 150.0  # px/s: a little faster than the school, so it can lead
 LEADER_ACCELERATION = 300.0  # px/s²
 LEADER_TURN_RATE = math.radians(240.0)  # rad/s
 ARRIVE_RADIUS = 60.0  # px: it slows down inside this distance of the target
+TURNING_SPEED = 0.2  # share of its speed it keeps while turning a right angle or more
 WAYPOINT_AHEAD = 24.0  # px: going round a rock, it heads for a point this far along the way
 
 
@@ -38,12 +39,16 @@ def swim_towards(
     """
     dx, dy = target[0] - state.x, target[1] - state.y
     distance = math.hypot(dx, dy) if remaining is None else remaining
-    if distance > 1e-6:
+    turn = 0.0
+    if math.hypot(dx, dy) > 1e-6:
         wanted = math.atan2(dy, dx)
         turn = (wanted - state.heading + math.pi) % (2 * math.pi) - math.pi
         limit = LEADER_TURN_RATE * dt
         state.heading += max(-limit, min(limit, turn))
-    wanted_speed = LEADER_SPEED * min(1.0, distance / ARRIVE_RADIUS)
+    # Slow down to turn sharply (round a rock, back on itself): at full speed the turn
+    # would carry it wide, into whatever it is turning round.
+    sharpness = max(TURNING_SPEED, math.cos(min(abs(turn), math.pi / 2)))
+    wanted_speed = LEADER_SPEED * min(1.0, distance / ARRIVE_RADIUS) * sharpness
     change = LEADER_ACCELERATION * dt
     state.speed += max(-change, min(change, wanted_speed - state.speed))
     vx, vy = state.velocity

@@ -31,6 +31,7 @@ from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field, surface
 from shoal.systems.obstacles.flow_kernel import (
     WAY_AROUND,
+    WAY_UNKNOWN,
     WAY_VISIBLE,
     PoolArray,
     sample_points,
@@ -62,7 +63,9 @@ class Way:
         around: True where the straight line is blocked and the way goes round obstacles.
         directions: unit direction to head in now, (n, 2): straight at the target where
             `around` is False.
-        distances: length of the way (px); inf where the target cannot be reached.
+        distances: length of the way (px; round obstacles, a little more for each px
+            near a wall: see `shoal.systems.obstacles.nav_grid.NEAR_COST`); inf where the
+            target cannot be reached.
     """
 
     around: npt.NDArray[np.bool_]
@@ -264,6 +267,7 @@ class Navigator:
         around &= np.hypot(*directions.T) > 0.0
         heading[around] = directions[around]
         straight[around] = distances[around]
+        straight[blocked & (way == WAY_UNKNOWN)] = math.inf  # walled off from the target
         return Way(around, heading, straight)
 
     def waypoint(
