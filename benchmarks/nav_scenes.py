@@ -17,8 +17,9 @@ Used by `benchmarks/navigation.py` (which prints the figures) and by the tests
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import esper
 import numpy as np
@@ -31,6 +32,7 @@ from shoal.systems.metrics import groups
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field
 
 Point = tuple[float, float]
+Wall = TypeVar("Wall")
 
 TARGET_SPEED = 70.0
 """px/s: how fast the tour's target moves (a player leading at a pace the school can keep)."""
@@ -304,7 +306,7 @@ class MazeResult:
     inside: int
 
 
-def maze_walls(make_wall: Callable[[float, float], object]) -> list[object]:
+def maze_walls(make_wall: Callable[[float, float], Wall]) -> list[Wall]:
     """The maze's wall tiles: for each column, `make_wall(x, y)` (a sprite centred there) at
     every tile of the column but its gap."""
     walls = []
@@ -325,7 +327,7 @@ def maze_path() -> list[Point]:
 
 
 def run_maze(
-    walls: list[object], seed: int = 1, navigation: bool = True, world: str = "maze"
+    walls: Sequence[object], seed: int = 1, navigation: bool = True, world: str = "maze"
 ) -> tuple[MazeResult, Flock]:
     """Walk a leader through the maze of `walls` (sprites, see `maze_walls`) with followers."""
     config = FlockConfig(width=MAZE_WIDTH, height=MAZE_HEIGHT, margin=30.0, seed=seed)

@@ -31,8 +31,8 @@ from shoal.systems import (
 )
 from shoal.systems.core.threads import set_threads
 from shoal.systems.core.threads import threads as shoal_threads
-from shoal.systems.obstacles.flow_kernel import C_DIST, C_VIS
-from shoal.systems.obstacles.nav_grid import build_nav_grid, build_seek
+from shoal.systems.obstacles.flow_kernel import C_DIST, C_VIS, PoolArray
+from shoal.systems.obstacles.nav_grid import NavGrid, build_nav_grid, build_seek
 
 from worlds import scratch_world
 
@@ -40,14 +40,16 @@ WALL = Rect(400, 300, 20, 400)  # x 390-410, y 100-500
 NONE = np.zeros(0, np.int64)
 
 
-def field_plane(shapes: list[Rect | Circle | Polygon], target: tuple[float, float]) -> tuple:
+def field_plane(
+    shapes: list[Rect | Circle | Polygon], target: tuple[float, float]
+) -> tuple[NavGrid, PoolArray]:
     grid = build_nav_grid(compile_field(shapes), 800.0, 600.0, False)
     plane = np.zeros((grid.ny, grid.nx, 4), np.float32)
     build_seek(grid, plane, *target, math.inf, NONE)
     return grid, plane
 
 
-def at(grid, plane, x: float, y: float, column: int) -> float:  # type: ignore[no-untyped-def]
+def at(grid: NavGrid, plane: PoolArray, x: float, y: float, column: int) -> float:
     ix, iy = grid.cell_of(x, y)
     return float(plane[iy, ix, column])
 

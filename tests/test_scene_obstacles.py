@@ -1,6 +1,8 @@
 """Obstacles from an arcade scene: a host's wall SpriteList, or a Tiled layer, in one call."""
 
+import importlib.resources
 import math
+from importlib.abc import Traversable
 
 import arcade
 import esper
@@ -33,7 +35,7 @@ def wall_tiles(x: float, bottom: float, count: int) -> list[arcade.SpriteSolidCo
 
 
 def test_a_column_of_wall_sprites_becomes_one_rectangle() -> None:
-    walls = arcade.SpriteList()
+    walls: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
     walls.extend(wall_tiles(200, 0, 10))
     shapes = obstacle_shapes(walls)
     assert len(shapes) == 1 and isinstance(shapes[0], Rect)
@@ -118,9 +120,7 @@ def test_walls_added_and_removed_in_one_call_each() -> None:
     assert len(obstacle_field(flock)) == 0 and not navigator(flock).active
 
 
-def _level_file(name: str):  # type: ignore[no-untyped-def]
-    import importlib.resources
-
+def _level_file(name: str) -> Traversable:
     return importlib.resources.files("shoal.levels") / f"{name}.tmj"
 
 

@@ -118,8 +118,9 @@ def _outline(item: object) -> Sequence[Sequence[float]] | None:
     if hit_box is not None and callable(getattr(hit_box, "get_adjusted_points", None)):
         return list(hit_box.get_adjusted_points())
     shape = getattr(item, "shape", None)
-    is_ring = isinstance(shape, Sequence) and len(shape) >= 3
-    if is_ring and all(isinstance(p, Sequence) and len(p) == 2 for p in shape):
+    if not isinstance(shape, Sequence) or len(shape) < 3:
+        return None
+    if all(isinstance(p, Sequence) and len(p) == 2 for p in shape):
         return list(shape)
     return None
 

@@ -230,6 +230,11 @@ class Navigator:
             )  # fmt: skip
         return way, directions, distances
 
+    def forget(self) -> None:
+        """Drop every field (they are built again when next asked for)."""
+        self._free = list(range(len(self.pool) - 1, -1, -1))
+        self._entries.clear()
+
     # --- queries ------------------------------------------------------------------------
     def way_to(
         self, target: tuple[float, float], points: npt.ArrayLike, radius: float = 0.0
