@@ -7,7 +7,10 @@ chases the fish, which flee it) and 200 mixed obstacles (`benchmarks/scene.py`).
 
 ``--navigation compare`` times the ``--full`` scene twice, goals navigating round the
 obstacles and steering straight, stepped in turn, and prints both and the difference
-(``navigation_adds_ms``); ``--navigation off`` times one flock without navigation.
+(``navigation_adds_ms``; two flocks drift apart, so this also holds what their shapes
+cost), then navigation's own work on one flock: each step the seeking and obstacle stages
+run twice on the same state, with and without navigation (``same_state_navigation_adds_ms``).
+``--navigation off`` times one flock without navigation.
 
 ``--threads N`` runs numba's kernels on N threads (default: all cores). ``--ceiling`` also
 runs ../shared/bench/ceiling.py (a minimal fused numba step doing the core job: the
@@ -40,6 +43,7 @@ import numba
 
 from shoal.components import Species
 from shoal.systems import STAGES, Flock, FlockConfig, install, navigator, uninstall
+from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.threads import set_threads, threads
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -210,10 +214,64 @@ def compare_navigation(boids: int, steps: int, seed: int) -> dict[str, Any]:
             )
     result["navigation_adds_ms"] = round(result["nav_total_ms"] - result["no_nav_total_ms"], 3)
     result["fields_built"] = navigator(flocks[True]).builds
+    for on, label in ((True, "nav"), (False, "no_nav")):
+        result[f"{label}_neighbours_mean"] = round(float(flocks[on].neighbours.counts.mean()), 1)
     for flock in flocks.values():
         uninstall(flock)
         esper.delete_world(flock.world)
+    result |= same_state_cost(boids, steps, seed)
     return result
+
+
+def same_state_cost(boids: int, steps: int, seed: int) -> dict[str, Any]:
+    """Navigation's own work: each step, the stages it changes (seeking, obstacles) run
+    twice on the same state, with navigation and without (the step then goes on with
+    navigation's result), so the flock's shape plays no part; median ms of each."""
+    flock = build(boids, seed, f"benchmark-{boids}-same-state")
+    scene = LeaderScene(flock, seed)
+    nav = navigator(flock)
+    for _ in range(WARMUP_STEPS):
+        scene.move_leader(DT)
+        flock.step(DT)
+    with flock.in_world():
+        processors = [esper.get_processor(system) for system, _ in STAGES]
+    names = {"SeekingSystem", "ObstacleSystem"}
+    store = flock.store
+    samples: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(steps):
+        scene.move_leader(DT)
+        with flock.in_world():
+            for processor in processors:
+                assert isinstance(processor, FlockProcessor)
+                if type(processor).__name__ not in names:
+                    processor.process(DT)
+                    continue
+                step = flock.step_state
+                before = (store.accelerations.copy(), store.alarm.copy(), step.goals.copy())
+                kept = before
+                for on in (False, True):  # navigation's result is the one kept
+                    store.accelerations[:], store.alarm[:] = before[0], before[1]
+                    step.goals = before[2].copy()
+                    nav.enabled = on
+                    start = time.perf_counter()
+                    processor.run(step)
+                    samples[on].append((time.perf_counter() - start) * 1e3)
+                    kept = (store.accelerations.copy(), store.alarm.copy(), step.goals)
+                store.accelerations[:], store.alarm[:], step.goals = kept
+    stages = len(names)
+    totals = {on: [sum(x[k : k + stages]) for k in range(0, len(x), stages)]
+              for on, x in samples.items()}  # fmt: skip
+    uninstall(flock)
+    esper.delete_world(flock.world)
+    with_nav, without = statistics.median(totals[True]), statistics.median(totals[False])
+    return {
+        "same_state_seeking_obstacles_nav_ms": round(with_nav, 3),
+        "same_state_seeking_obstacles_no_nav_ms": round(without, 3),
+        "same_state_navigation_adds_ms": round(with_nav - without, 3),
+        "same_state_navigation_adds_mean_ms": round(
+            statistics.mean(totals[True]) - statistics.mean(totals[False]), 3
+        ),
+    }
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

@@ -327,12 +327,18 @@ def maze_path() -> list[Point]:
 
 
 def run_maze(
-    walls: Sequence[object], seed: int = 1, navigation: bool = True, world: str = "maze"
+    walls: Sequence[object],
+    seed: int = 1,
+    navigation: bool = True,
+    world: str = "maze",
+    merge: bool = True,
 ) -> tuple[MazeResult, Flock]:
-    """Walk a leader through the maze of `walls` (sprites, see `maze_walls`) with followers."""
+    """Walk a leader through the maze of `walls` (sprites, see `maze_walls`) with followers;
+    `merge=False` keeps each tile an obstacle of its own (as a host adding its sprites one
+    by one used to)."""
     config = FlockConfig(width=MAZE_WIDTH, height=MAZE_HEIGHT, margin=30.0, seed=seed)
     flock = install(config, [Species("follower")], world=world)
-    add_obstacles(flock, walls)
+    add_obstacles(flock, walls, merge=merge)
     navigator(flock).enabled = navigation
     path = maze_path()
     flock.scatter("follower", MAZE_FOLLOWERS, centre=path[0], radius=80.0)

@@ -29,14 +29,7 @@ from shoal.components import arguments as check
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field, surface
-from shoal.systems.obstacles.flow_kernel import (
-    WAY_AROUND,
-    WAY_UNKNOWN,
-    WAY_VISIBLE,
-    PoolArray,
-    sample_points,
-    trace,
-)
+from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, PoolArray
 from shoal.systems.obstacles.nav_grid import (
     NAV_CELL,
     NAV_CLEARANCE,
@@ -45,6 +38,7 @@ from shoal.systems.obstacles.nav_grid import (
     build_nav_grid,
     build_seek,
 )
+from shoal.systems.obstacles.way_kernel import sample_points, trace
 
 if TYPE_CHECKING:
     from shoal.systems.core.flock import Flock

@@ -27,13 +27,8 @@ from shoal.systems.core.species_table import (
     P_WANDER_WEIGHT,
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.obstacles.flow_kernel import (
-    WAY_AROUND,
-    WAY_UNKNOWN,
-    WAY_VISIBLE,
-    PoolArray,
-    sample,
-)
+from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, PoolArray
+from shoal.systems.obstacles.way_kernel import sample
 
 World = tuple[bool, float, float]
 """wrap, width, height."""
@@ -57,6 +52,7 @@ _CLEAR_PRIORITY = 2.0
 def seek_agents(
     first: int,
     last: int,
+    order: IntArray,
     positions: FloatArray,
     velocities: FloatArray,
     species: IntArray,
@@ -72,8 +68,10 @@ def seek_agents(
     alarm: FloatArray,
     goals: FloatArray,
 ) -> None:
-    """Add the seeking terms of rows [first, last) to `accelerations`; set `alarm` to 1 where
-    it flees, and add its flight to `goals` (columns 0, 1).
+    """Add the seeking terms of rows order[first:last] to `accelerations`; set `alarm` to 1
+    where it flees, and add its flight to `goals` (columns 0, 1). In grid-cell order (the
+    neighbour stage's), neighbouring boids read neighbouring cells of a field: one field read
+    from memory for many boids.
 
     Each kind of agent is (positions, velocities, radius, inner radius, weight, concerns,
     field slot): `concerns[k, s]` is True when agent k concerns species s, and the slot is
@@ -90,7 +88,8 @@ def seek_agents(
     )
     predator_pos, predator_vel, _, _, _, scares, _ = predators
     pool, cell_w, cell_h = nav
-    for i in range(first, last):
+    for k in range(first, last):
+        i = order[k]
         s = species[i]
         x, y = positions[i, 0], positions[i, 1]
         vx, vy = velocities[i, 0], velocities[i, 1]

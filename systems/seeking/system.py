@@ -71,8 +71,9 @@ class SeekingSystem(FlockProcessor):
                 strict=True,
             )
         ]
+        order = step.cells.row if len(step.cells.row) == n else np.arange(n, dtype=np.int64)
         run_chunks(
-            seek_agents, n, store.positions, store.velocities, store.species, table.params,
+            seek_agents, n, order, store.positions, store.velocities, store.species, table.params,
             (config.wraps, config.width, config.height), *agents, (pool, *cell),
             store.wander, store.accelerations, store.alarm, step.goals_for(n),
         )  # fmt: skip
