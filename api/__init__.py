@@ -28,7 +28,7 @@ from shoal.components import (
     Species,
     Velocity,
 )
-from shoal.systems import Flock, FlockConfig, install, uninstall, warm_up
+from shoal.systems import Flock, FlockConfig, Preparation, install, prepare, uninstall, warm_up
 
 __all__ = [
     "Attractor",
@@ -42,10 +42,12 @@ __all__ = [
     "Polygon",
     "Position",
     "Predator",
+    "Preparation",
     "Rect",
     "Species",
     "Velocity",
     "install",
+    "prepare",
     "uninstall",
     "warm_up",
 ]

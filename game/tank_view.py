@@ -65,13 +65,14 @@ class TankView(arcade.View):
         records: where the best scores are kept (None: not kept).
         record_key: a level's key in `records` (its name and the setup).
         sounds: the sound effects (None: silent).
+        on_first_frame: called once, after the first frame drawn with the fish moving.
     """
 
     def __init__(
         self, level: Level, make_tank: TankFactory, stats: Path | None = None,
         frames: int | None = None, screenshot: Path | None = None, *, intro: bool = True,
         records: Records | None = None, record_key: Callable[[Level], str] | None = None,
-        sounds: Sounds | None = None,
+        sounds: Sounds | None = None, on_first_frame: Callable[[], None] | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
         self.frames = frames
@@ -83,6 +84,7 @@ class TankView(arcade.View):
         self.records = records
         self.record_key = record_key or (lambda lv: lv.name)
         self.sounds = sounds or Sounds(enabled=False)
+        self.on_first_frame = on_first_frame
         self.failure = ""  # a problem that should end the program with an error status
         self.hud = Hud()
         self.texts = TextCache()
@@ -274,6 +276,9 @@ class TankView(arcade.View):
             draw_card(card, self.texts, width, height)
         if self.panel is not None:
             self.panel.draw()
+        if self.on_first_frame is not None and self.steps_taken > 0:
+            self.on_first_frame()
+            self.on_first_frame = None
 
     def card(self) -> Card | None:
         """The card shown now, if any (one at a time: help over the others)."""
