@@ -23,6 +23,7 @@ from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Sh
 from shoal.systems.core.ecs import entities_with, in_world
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.shape_kernel import (
     F_X0,
     F_Y1,
@@ -251,7 +252,7 @@ def inside_obstacle(field: ObstacleField, points: npt.ArrayLike) -> npt.NDArray[
     pts = _as_points("inside_obstacle", "points", points)
     out = np.zeros(len(pts), np.bool_)
     if len(field) and len(pts):
-        inside_points(field.geometry, pts, out)
+        run_chunks(inside_points, len(pts), field.geometry, pts, out)
     return out
 
 
@@ -271,7 +272,7 @@ def surface(field: ObstacleField, points: npt.ArrayLike) -> Surface:
     normals = np.zeros((n, 2))
     obstacle = np.full(n, -1, np.int64)
     if len(field) and n:
-        surface_points(field.geometry, pts, distance, closest, normals, obstacle)
+        run_chunks(surface_points, n, field.geometry, pts, distance, closest, normals, obstacle)
     return Surface(distance, closest, normals, obstacle)
 
 
@@ -292,7 +293,7 @@ def first_hit(
     normals = np.zeros((n, 2))
     obstacle = np.full(n, -1, np.int64)
     if len(field) and n:
-        cast_points(field.geometry, a, b, float(radius), distance, normals, obstacle)
+        run_chunks(cast_points, n, field.geometry, a, b, float(radius), distance, normals, obstacle)
     return Hit(distance, normals, obstacle)
 
 

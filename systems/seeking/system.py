@@ -13,6 +13,7 @@ from shoal.systems.core.events import LEADER_LOST
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_WANDER_RATE, P_WANDER_WEIGHT
 from shoal.systems.core.step import Step
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.seeking.kernel import seek_agents
 
 # The wander angle is pulled back towards straight ahead with this time constant (s), so it
@@ -48,9 +49,9 @@ class SeekingSystem(FlockProcessor):
         if len(store) == 0 or not (self._any_agents() or self._wanders()):
             return
         self._drift_wander(step.dt)
-        seek_agents(
-            store.positions, store.velocities, store.species, table.params, config.wraps,
-            config.width, config.height,
+        run_chunks(
+            seek_agents, len(store), store.positions, store.velocities, store.species,
+            table.params, config.wraps, config.width, config.height,
             self.leaders.positions, self.leaders.velocities, self.leaders.concerns,
             self.food.positions, self.food.radius, self.food.concerns,
             self.attractors.positions, self.attractors.radius, self.attractors.inner,
