@@ -22,6 +22,7 @@ from shoal.systems.core.flock import Flock
 from shoal.systems.install import install
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
+from shoal.systems.steering.explain import rule_terms
 
 
 def warm_up() -> float:
@@ -37,7 +38,9 @@ def warm_up() -> float:
     for boundary in ("contain", "wrap"):
         world = f"shoal-warm-up-{uuid.uuid4().hex}"
         config = FlockConfig(width=200, height=200, boundary=boundary)
-        flock = install(config, [Species("a"), Species("b")], world=world)
+        # The hunters catch nothing (catch radius 0), so that no row changes before the
+        # explanations below; the kernels are the same whatever the radius.
+        flock = install(config, [Species("a"), Species("b", catch_radius=0.0)], world=world)
         try:
             _populate(flock)
             flock.step()
@@ -48,10 +51,13 @@ def warm_up() -> float:
 
 
 def _measure(flock: Flock) -> None:
-    """The queries and metrics a game calls, so that their kernels are ready too."""
+    """The queries, metrics and explanations a game calls (the debug overlay's too), so that
+    their kernels are ready as well."""
     wrap = (flock.config.width, flock.config.height) if flock.config.wraps else None
     positions, velocities = flock.positions, flock.velocities
     flock.query(100.0, 100.0, 50.0)
+    flock.neighbours_of(int(flock.entities[0]))
+    rule_terms(flock, 0)
     polarization(velocities)
     milling(positions, velocities)
     mean_nn_distance(positions, wrap)
@@ -73,4 +79,4 @@ def _populate(flock: Flock) -> None:
         esper.create_entity(Position(50.0, 50.0), Velocity(10.0, 0.0), Leader())
         esper.create_entity(Position(150.0, 150.0), Food())
         esper.create_entity(Position(60.0, 150.0), Attractor())
-        esper.create_entity(Position(150.0, 60.0), Predator())
+        esper.create_entity(Position(150.0, 60.0), Predator(catch_radius=0.0))

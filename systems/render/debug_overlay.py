@@ -32,7 +32,8 @@ from shoal.systems.core.store import FloatArray
 from shoal.systems.render.overlay_shapes import RGBA, ShapeBatch
 from shoal.systems.render.system import RenderSystem
 from shoal.systems.render.triangles import TriangleDrawer
-from shoal.systems.steering.kernel import RULES, rule_forces
+from shoal.systems.steering.explain import rule_terms
+from shoal.systems.steering.kernel import RULES
 
 __all__ = ["DebugOverlay", "Layer", "applied", "circles_layer", "outlines_layer"]
 
@@ -179,7 +180,7 @@ class DebugOverlay:
         row = store.row(self._boid("forces_of", entity))
         if not self._neighbours_current() or row >= len(nb):
             return {}
-        terms = _rule_forces(flock, int(np.flatnonzero(nb.order == row)[0]))
+        terms = rule_terms(flock, int(np.flatnonzero(nb.order == row)[0]))
         return dict(zip(RULES, terms, strict=False))
 
     def _boid(self, owner: str, entity: object) -> int:
@@ -355,18 +356,3 @@ def _capped(vector: FloatArray, longest: float) -> FloatArray:
     """`vector`, shortened to `longest` if longer (arrows stay on screen)."""
     length = float(np.hypot(*vector))
     return vector * (longest / length) if length > longest else vector
-
-
-def _rule_forces(flock: "Flock", slot: int) -> FloatArray:
-    """The steering kernel's terms for one slot, with the arguments the steering stage uses.
-
-    The one place that knows `rule_forces`' signature: keep it in step with
-    `shoal.systems.steering.SteeringSystem.process`.
-    """
-    nb, store, table = flock.neighbours, flock.store, flock.species
-    terms: FloatArray = rule_forces(
-        slot, nb.slot_velocities, nb.slot_species, nb.order, store.alarm[nb.order],
-        store.cooldown, table.params, table.relations, nb.start, nb.stop, nb.slots,
-        nb.dx, nb.dy, nb.dist, flock.config.dt,
-    )  # fmt: skip
-    return terms
