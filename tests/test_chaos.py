@@ -269,6 +269,8 @@ SCENE = {
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 
+@pytest.mark.slow
+@pytest.mark.fuzz
 @settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=SLOW_OK)
 @given(**SCENE, ops=operations())
 def test_random_scenes_under_churn_stay_sound(
@@ -277,6 +279,8 @@ def test_random_scenes_under_churn_stay_sound(
     play(config, species, obstacles, ops)
 
 
+@pytest.mark.slow
+@pytest.mark.fuzz
 @settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=SLOW_OK)
 @given(**SCENE, ops=operations(most=2000, rounds=8, first=PARALLEL_MIN_BOIDS))
 def test_crowds_on_the_parallel_kernels_stay_sound(
@@ -300,6 +304,7 @@ def play(
         assert_sound(scene)
 
 
+@pytest.mark.fuzz
 def test_operations_cover_everything_a_scene_can_do() -> None:
     """Every `do_` method of Scene is reachable from the operation strategies."""
     done = {name[3:] for name in dir(Scene) if name.startswith("do_")}
@@ -314,6 +319,7 @@ def test_operations_cover_everything_a_scene_can_do() -> None:
     assert drawn == done
 
 
+@pytest.mark.fuzz
 def test_species_values_reach_every_parameter() -> None:
     names = {f.name for f in dataclasses.fields(Species)}
     found: list[set[str]] = []

@@ -108,6 +108,8 @@ def test_surface_of_the_cup_notch() -> None:
     assert got.normals == pytest.approx(np.array([(-1, 0), (-1, 0), (0, -1), (0.5**0.5, 0.5**0.5)]))
 
 
+@pytest.mark.slow
+@pytest.mark.fuzz
 @settings(max_examples=60, deadline=None)
 @given(shape=shapes(), seed=st.integers(0, 10_000))
 def test_inside_and_distance_match_brute_force(shape: Shape, seed: int) -> None:
@@ -150,6 +152,7 @@ def test_circle_distances_are_analytic() -> None:
     assert inside_obstacle(field, [(13, 24), (13, 24.0001)]).tolist() == [True, False]
 
 
+@pytest.mark.slow
 def test_many_obstacles_grid_matches_every_obstacle() -> None:
     rng = np.random.default_rng(5)
     shapes_: list[Shape] = []
@@ -196,6 +199,7 @@ def brute_first_contact(shape: Shape, start: Points, end: Points, radius: float)
     return hi
 
 
+@pytest.mark.fuzz
 @settings(max_examples=60, deadline=None)
 @given(shape=shapes(), radius=st.sampled_from([0.0, 3.0, 10.0]), seed=st.integers(0, 10_000))
 def test_first_hit_matches_brute_force(shape: Shape, radius: float, seed: int) -> None:

@@ -140,6 +140,7 @@ def crowded_shapes(
     return result
 
 
+@pytest.mark.slow
 def test_no_boid_inside_over_ten_thousand_crowded_steps() -> None:
     """300 boids (half of them ignore obstacles), 30 obstacles, dt 0.1 to 0.25."""
     config = FlockConfig(width=900, height=600, boundary="contain", margin=30, seed=7)
@@ -260,6 +261,7 @@ def test_results_do_not_depend_on_the_thread_count() -> None:
 
 
 # --- property: any scene, any dt, any boundary ----------------------------------------------
+@pytest.mark.fuzz
 @settings(max_examples=40, deadline=None)
 @given(
     shapes_=st.lists(shapes(80.0), min_size=1, max_size=8),
