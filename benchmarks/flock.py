@@ -5,6 +5,11 @@ Run: ``python benchmarks/flock.py --boids 10000 50000 --steps 100 --json``
 ``--full`` adds a leader swimming a circle, 20 food items, 2 sharks (a boid species that
 chases the fish, which flee it) and 200 mixed obstacles (`benchmarks/scene.py`).
 
+``--threads N`` runs numba's kernels on N threads (default: all cores). ``--ceiling`` also
+runs ../shared/bench/ceiling.py (a minimal fused numba step doing the core job: the
+reference shoal's speed is judged against) for each size, on the same threads, right after
+shoal, and prints its time and the ratio; ``--ceiling-path`` says where it is.
+
 ``--render`` also times the render stage (recording the step, heading smoothing, and the
 bulk feed of one interpolated frame into a SpriteList of a hidden headless window) and
 reports ``render_ms``: the GPU draw itself is not included.
@@ -20,8 +25,10 @@ import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import esper
@@ -29,6 +36,7 @@ import numba
 
 from shoal.components import Species
 from shoal.systems import STAGES, Flock, FlockConfig, install, uninstall
+from shoal.systems.core.threads import set_threads, threads
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scene import LeaderScene
@@ -42,6 +50,7 @@ STAGE_NAMES = {
     "CollisionSystem": "collision",
     "LifecycleSystem": "lifecycle",
 }
+CEILING = Path(__file__).resolve().parents[2] / "shared" / "bench" / "ceiling.py"
 WARMUP_STEPS = 300
 NEIGHBOURS_AT_START = 12.0
 DT = 1.0 / 60.0
@@ -72,6 +81,28 @@ def time_steps(
             processor.process(DT)
             times[processor.__class__.__name__].append((time.perf_counter() - start) * 1e3)
     return times
+
+
+def time_whole_steps(flock: Flock, steps: int, scene: LeaderScene | None) -> list[float]:
+    """Time `steps` whole `flock.step` calls (every processor, esper's dispatch included)."""
+    samples = []
+    for _ in range(steps):
+        if scene is not None:
+            scene.move_leader(DT)
+        start = time.perf_counter()
+        flock.step(DT)
+        samples.append((time.perf_counter() - start) * 1e3)
+    return samples
+
+
+def run_ceiling(path: Path, boids: int, steps: int, threads: int) -> float:
+    """The reference's median step in ms, run in a process of its own on `threads` threads."""
+    env = {**os.environ, "NUMBA_NUM_THREADS": str(threads)}
+    out = subprocess.run(
+        [sys.executable, str(path), str(boids), str(steps)],
+        capture_output=True, text=True, check=True, env=env,
+    )  # fmt: skip
+    return float(json.loads(out.stdout.strip().splitlines()[-1])["total_ms"])
 
 
 def time_render(flock: Flock, steps: int) -> list[float]:
@@ -121,7 +152,9 @@ def run(
         "boids": boids,
         "steps": steps,
         "total_ms": round(statistics.median(totals), 3),
+        "step_ms": round(statistics.median(time_whole_steps(flock, steps, scene)), 3),
         "full": full,
+        "threads": threads(),
     }
     for name, samples in times.items():
         result[f"{STAGE_NAMES.get(name, name)}_ms"] = round(statistics.median(samples), 3)
@@ -151,6 +184,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--full", action="store_true", help="add a leader, food, 2 sharks, 200 obstacles"
     )
+    parser.add_argument("--threads", type=int, default=0, help="numba threads (0: all cores)")
+    parser.add_argument(
+        "--ceiling", action="store_true", help="also run the compiled reference and the ratio"
+    )
+    parser.add_argument("--ceiling-path", type=Path, default=CEILING)
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.boids) or args.steps < 1:
         parser.error("--boids and --steps must be >= 1")
@@ -160,13 +198,21 @@ def parse(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark for each flock size."""
     args = parse(sys.argv[1:] if argv is None else argv)
+    if args.threads:
+        set_threads(args.threads)
     for boids in args.boids:
         result = run(boids, args.steps, args.seed, args.render, args.full)
+        if args.ceiling:
+            ceiling = run_ceiling(args.ceiling_path, boids, args.steps, threads())
+            result["ceiling_ms"] = ceiling
+            result["ratio"] = round(result["step_ms"] / ceiling, 2)
         if args.json:
             print(json.dumps(result), flush=True)
         else:
             stages = "  ".join(f"{k}={v}" for k, v in result.items() if k.endswith("_ms"))
-            print(f"{boids:>7} boids  {stages}  neighbours={result['neighbours_mean']}", flush=True)
+            ratio = f"  ratio={result['ratio']}" if "ratio" in result else ""
+            print(f"{boids:>7} boids  {stages}{ratio}  neighbours={result['neighbours_mean']}",
+                  flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

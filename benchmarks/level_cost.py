@@ -19,8 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numba
-
 from shoal.game.level import (
     MAX_FILE_BYTES,
     MAX_FOOD,
@@ -35,6 +33,7 @@ from shoal.game.level import (
 )
 from shoal.game.tank import Tank
 from shoal.systems import warm_up
+from shoal.systems.core.threads import set_threads
 
 Doc = dict[str, Any]
 REEF: Doc = json.loads((Path(__file__).parents[1] / "levels" / "reef.tmj").read_text())
@@ -142,7 +141,7 @@ def measure_load(path: Path) -> tuple[float, float, str]:
 
 def median_step(level: Level, steps: int) -> float:
     """Median CPU time of one fixed step of the level's tank, one thread, s."""
-    numba.set_num_threads(1)
+    set_threads(1)
     tank = Tank(level, seed=0)
     try:
         for _ in range(5):

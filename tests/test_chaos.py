@@ -43,7 +43,7 @@ from shoal.systems import (
     obstacle_field,
 )
 from shoal.systems.core.ecs import entities_with
-from shoal.systems.core.processor import PARALLEL_MIN_BOIDS
+from shoal.systems.core.threads import PARALLEL_MIN_BOIDS
 from shoal.systems.render import RenderSystem
 
 from chaos_draws import (

@@ -1,11 +1,12 @@
 """A flock schools: it aligns from random headings, reproducibly, in every steering style."""
 
 import esper
-import numba
 import numpy as np
+import pytest
 
 from shoal.components import Species
-from shoal.systems import Flock, FlockConfig, install
+from shoal.systems import Flock, FlockConfig, install, uninstall
+from shoal.systems.core.threads import PARALLEL_MIN_BOIDS, set_threads, threads
 from shoal.systems.metrics import polarization
 
 STEPS_30_S = 30 * 60
@@ -59,7 +60,10 @@ def test_constant_speed_turning_boids_align_on_a_torus() -> None:
     assert np.allclose(np.linalg.norm(flock.velocities, axis=1), 60)
 
 
+@pytest.mark.slow
 def test_weighted_accumulate_style_aligns() -> None:
+    # One run's polarization after 30 s is chaotic (0.4 to 0.98 over seeds), so judge the
+    # style by several seeds: random headings start near 0.1.
     sp = Species(
         "fish",
         steering="accumulate",
@@ -68,9 +72,13 @@ def test_weighted_accumulate_style_aligns() -> None:
         cohesion_weight=2.0,
         max_force=300,
     )
-    flock = install(FlockConfig(width=800, height=600, seed=4), [sp])
-    flock.scatter("fish", 300)
-    assert schooled(flock) >= 0.8
+    outcomes = []
+    for seed in range(1, 7):
+        flock = install(FlockConfig(width=800, height=600, seed=seed), [sp], world=f"acc{seed}")
+        flock.scatter("fish", 300)
+        outcomes.append(schooled(flock))
+        uninstall(flock)
+    assert np.mean(outcomes) >= 0.65, outcomes
 
 
 def test_without_alignment_there_is_no_school() -> None:
@@ -92,22 +100,23 @@ def test_separation_keeps_boids_apart() -> None:
 
 
 def test_result_does_not_depend_on_thread_count() -> None:
-    # The neighbour chunks change with the thread count; the state must not.
-    threads = numba.get_num_threads()
+    # Past PARALLEL_MIN_BOIDS the kernels run in chunks on the threads; the state must not
+    # depend on how many.
+    before = threads()
 
     def run(world: str, count: int) -> np.ndarray:
-        numba.set_num_threads(count)
+        set_threads(count)
         try:
             flock = install(
-                FlockConfig(width=500, height=400, seed=8), [Species("fish")], world=world
+                FlockConfig(width=2500, height=2000, seed=8), [Species("fish")], world=world
             )
-            flock.scatter("fish", 400)
-            for _ in range(120):
+            flock.scatter("fish", PARALLEL_MIN_BOIDS + 500)
+            for _ in range(40):
                 flock.step()
             state = np.hstack([flock.positions, flock.velocities])
             esper.delete_world(world)
             return state
         finally:
-            numba.set_num_threads(threads)
+            set_threads(before)
 
-    assert np.array_equal(run("threads-one", 1), run("threads-all", threads))
+    assert np.array_equal(run("threads-one", 1), run("threads-three", 3))

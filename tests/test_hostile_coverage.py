@@ -52,7 +52,6 @@ NO_ARGUMENTS: dict[str, str] = {
     "Position.unbind": "keeps the current (validated) value",
     "Neighbours.counts": "property",
     "ObstacleField.bounds": "property",
-    "NeighbourSystem.find": "reads the flock only",
     "RenderSystem.steps": "property",
     "RenderSystem.update": "reads the flock only",
     "DebugOverlay.toggle": "flips a bool",

@@ -9,7 +9,6 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-import numba
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +25,7 @@ from shoal.game.level import (
 )
 from shoal.game.level.reading import read_json
 from shoal.game.tank import Tank
+from shoal.systems.core.threads import set_threads, threads
 
 from level_checks import DOCS, check_message, check_refused_or_playable
 from level_maps import point, tiled_map, tiled_object, write
@@ -227,8 +227,8 @@ def test_a_map_at_every_limit_plays_at_the_cost_of_its_fish(tmp_path: Path) -> N
 
 def _median_step(level: Any, steps: int = 60) -> float:
     # One thread: process time then counts work, not the other threads' waiting.
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
+    before = threads()
+    set_threads(1)
     tank = Tank(level, seed=0)
     try:
         for _ in range(5):
@@ -240,7 +240,7 @@ def _median_step(level: Any, steps: int = 60) -> float:
             times.append(time.process_time() - start)
     finally:
         tank.close()
-        numba.set_num_threads(threads)
+        set_threads(before)
     return sorted(times)[steps // 2]
 
 

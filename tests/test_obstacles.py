@@ -3,11 +3,10 @@ test_obstacle_geometry.py)."""
 
 import math
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any
 
 import esper
-import numba
 import numpy as np
 import pytest
 from clear import assert_clear
@@ -29,6 +28,8 @@ from shoal.systems import (
 )
 from shoal.systems.collision.kernel import SKIN
 from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.core.threads import set_threads
+from shoal.systems.core.threads import threads as shoal_threads
 from shoal.systems.obstacles.field import surface
 
 from obstacle_shapes import (
@@ -69,13 +70,12 @@ class Jitter(FlockProcessor):
 @contextmanager
 def threads(count: int) -> Iterator[None]:
     """Run numba's parallel kernels on `count` threads inside the block."""
-    before = numba.get_num_threads()
-    with suppress(ValueError):  # a machine with fewer cores keeps what it has
-        numba.set_num_threads(count)
+    before = shoal_threads()
+    set_threads(count)
     try:
         yield
     finally:
-        numba.set_num_threads(before)
+        set_threads(before)
 
 
 # --- avoidance ----------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from dataclasses import fields, replace
 from typing import Any
 
 import esper
-import numba
 import pytest
 
 from shoal.components import Species
@@ -53,15 +52,7 @@ def signature(name: str) -> Signature:
 @pytest.fixture(scope="module")
 def measured() -> Iterator[dict[str, Signature]]:
     """Every preset's signature (four runs, shared by the tests of this module)."""
-    # 150 boids are too few to share out: on a busy machine each parallel kernel call waits
-    # milliseconds for its threads (1800 steps took 30 s instead of under 1 s). The result
-    # does not depend on the thread count (see test_flocking).
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield {name: signature(name) for name in PRESETS}
-    finally:
-        numba.set_num_threads(threads)
+    yield {name: signature(name) for name in PRESETS}
 
 
 # --- each preset's own signature ----------------------------------------------------------

@@ -18,16 +18,15 @@ def test_rule_forces_sum_to_the_applied_acceleration(style: str) -> None:
         stage = esper.get_processor(system)
         assert stage is not None
         stage.process(1 / 60)
-    nb, table = flock.neighbours, flock.species
+    cells, table = flock.step_state.cells, flock.species
     for slot in range(0, 200, 7):
-        terms = rule_forces(slot, nb.slot_velocities, nb.slot_species, nb.order,
-                            flock.store.alarm[nb.order], flock.store.cooldown, table.params,
-                            table.relations, nb.start, nb.stop, nb.slots, nb.dx, nb.dy, nb.dist,
-                            1 / 60)  # fmt: skip
+        terms = rule_forces(
+            slot, cells, flock.store.cooldown, table.params, table.relations, 1 / 60
+        )
         total = terms[:3].sum(axis=0)
         if style != "turn":
             length = np.linalg.norm(total)
             total = total * min(1.0, sp.max_force / length) if length else total
         total = total + terms[3] + terms[4]
-        assert np.allclose(total, flock.store.accelerations[nb.order[slot]], atol=1e-9)
+        assert np.allclose(total, flock.store.accelerations[cells.row[slot]], atol=1e-9)
     assert np.any(flock.store.accelerations != 0)

@@ -33,7 +33,7 @@ _DIRECTIONS = 16
 _MARCH_STEPS = 32
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _in_world(
     x: float, y: float, boundary: int, width: float, height: float
 ) -> tuple[float, float]:
@@ -129,7 +129,7 @@ def _search_out(
     return best < math.inf, best_x, best_y, best_nx, best_ny
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _corner(
     ax: float, ay: float, anx: float, any_: float, bx: float, by: float, bnx: float, bny: float
 ) -> tuple[bool, float, float]:
@@ -180,7 +180,7 @@ def _free_position(
     return x, y, nx, ny
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _slide(
     vx: float, vy: float, nx: float, ny: float, min_speed: float, max_speed: float
 ) -> tuple[float, float]:

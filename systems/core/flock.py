@@ -23,7 +23,7 @@ from shoal.systems.core.flock_arguments import (
 )
 from shoal.systems.core.grid import Grid, build_grid, query_rows
 from shoal.systems.core.species_table import RELATIONS, SpeciesTable
-from shoal.systems.core.step import Neighbours, Step
+from shoal.systems.core.step import Neighbours, Step, list_neighbours
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 
 
@@ -231,8 +231,13 @@ class Flock:
 
     @property
     def neighbours(self) -> Neighbours:
-        """Who each boid saw at the start of the last step (see `Neighbours`)."""
-        return self.step_state.neighbours
+        """Who each boid saw at the start of the last step (see `Neighbours`), by the same
+        vision rule the steering used; listed on first use, after each step."""
+        step = self.step_state
+        if step.neighbours is None:
+            table = self.species
+            step.neighbours = list_neighbours(step.cells, table.params, table.relations)
+        return step.neighbours
 
     def neighbours_of(self, entity: int) -> IntArray:
         """Entities that `entity` saw at the start of the last step (KeyError: not a boid)."""

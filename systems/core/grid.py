@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from shoal.systems.core.maths import cell_range, wrapped
 from shoal.systems.core.store import FloatArray, IntArray
 
 # A grid never has more cells than this many per boid (plus a floor), so a few boids far
@@ -138,34 +139,6 @@ def _sort_into_cells(
         order[fill[cell[i]]] = i
         fill[cell[i]] += 1
     return cell_x, cell_y, order, cell_start
-
-
-@numba.njit(cache=True, inline="always")
-def wrap_offset(delta: float, size: float, inv_size: float) -> float:
-    """Minimal-image offset on a torus of `size`; `inv_size` = 1/size, or 0 for no wrap.
-
-    Branch-free so that candidate loops vectorise; with inv_size = 0 it returns delta.
-    """
-    return delta - size * math.floor(delta * inv_size + 0.5)
-
-
-@numba.njit(cache=True, inline="always")
-def wrapped(delta: float, size: float, wrap: bool) -> float:
-    """The shortest signed difference along one axis (minimal image when `wrap`)."""
-    return wrap_offset(delta, size, 1.0 / size) if wrap else delta
-
-
-@numba.njit(cache=True, inline="always")
-def cell_range(c: int, reach: int, n_cells: int, wrap: bool) -> tuple[int, int]:
-    """First and last (inclusive, unwrapped) cell index to visit around cell c.
-
-    In a torus with few cells the stencil would visit a cell twice; then visit each once.
-    """
-    if wrap:
-        if 2 * reach + 1 >= n_cells:
-            return 0, n_cells - 1
-        return c - reach, c + reach
-    return max(c - reach, 0), min(c + reach, n_cells - 1)
 
 
 @numba.njit(cache=True)

@@ -1,4 +1,4 @@
-"""Small steering formulas shared by the kernels (numba, inlined where they are called)."""
+"""Small formulas shared by the kernels: steering, distances on a torus, cell ranges."""
 
 import math
 
@@ -8,7 +8,7 @@ MAX_PREDICTION = 1.0
 """Seconds ahead that pursuit and evasion predict another boid's position, at most."""
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def clamp_length(x: float, y: float, limit: float) -> tuple[float, float]:
     """(x, y) scaled down to at most `limit` long."""
     length = math.sqrt(x * x + y * y)
@@ -17,7 +17,7 @@ def clamp_length(x: float, y: float, limit: float) -> tuple[float, float]:
     return x, y
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def seek(
     tx: float, ty: float, vx: float, vy: float, max_speed: float, max_force: float
 ) -> tuple[float, float]:
@@ -28,7 +28,7 @@ def seek(
     return clamp_length(tx / length * max_speed - vx, ty / length * max_speed - vy, max_force)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def arrive(
     tx: float,
     ty: float,
@@ -46,8 +46,37 @@ def arrive(
     return clamp_length(tx / length * speed - vx, ty / length * speed - vy, max_force)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def turn_towards(heading: float, target: float, limit: float) -> float:
     """`heading` turned towards `target` (radians) by at most `limit`."""
     delta = (target - heading + math.pi) % (2.0 * math.pi) - math.pi
     return heading + max(-limit, min(limit, delta))
+
+
+# --- distances on a torus and cell ranges (grid searches) -----------------------------
+@numba.njit(cache=True)
+def wrap_offset(delta: float, size: float, inv_size: float) -> float:
+    """Minimal-image offset on a torus of `size`; `inv_size` = 1/size, or 0 for no wrap.
+
+    Branch-free so that candidate loops vectorise; with inv_size = 0 it returns delta.
+    """
+    return delta - size * math.floor(delta * inv_size + 0.5)
+
+
+@numba.njit(cache=True)
+def wrapped(delta: float, size: float, wrap: bool) -> float:
+    """The shortest signed difference along one axis (minimal image when `wrap`)."""
+    return wrap_offset(delta, size, 1.0 / size) if wrap else delta
+
+
+@numba.njit(cache=True)
+def cell_range(c: int, reach: int, n_cells: int, wrap: bool) -> tuple[int, int]:
+    """First and last (inclusive, unwrapped) cell index to visit around cell c.
+
+    In a torus with few cells the stencil would visit a cell twice; then visit each once.
+    """
+    if wrap:
+        if 2 * reach + 1 >= n_cells:
+            return 0, n_cells - 1
+        return c - reach, c + reach
+    return max(c - reach, 0), min(c + reach, n_cells - 1)

@@ -5,18 +5,11 @@ from collections.abc import Callable
 from typing import Any
 
 import esper
-import numba
 
 from shoal.components import arguments as check
 from shoal.systems.core.config import checked_dt
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.step import Step
-
-PARALLEL_MIN_BOIDS = 4096
-"""Below this many boids the kernels run on one thread: starting parallel work costs more
-than it saves for a small flock, and far more on a busy machine (measured: 1800 steps of
-150 boids took 33 s on 2 threads of a loaded 2-core machine, 0.7 s on one). Results do not
-depend on the number of threads."""
 
 
 class FlockProcessor(esper.Processor):
@@ -50,15 +43,7 @@ class FlockProcessor(esper.Processor):
         elif args and check.is_number(args[0]) and args[0] != step.dt:
             self._refuse_other_dt(args, step)
         self._ran = step.number
-        if len(flock.store) >= PARALLEL_MIN_BOIDS:
-            self.run(step)
-            return
-        threads = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            self.run(step)
-        finally:
-            numba.set_num_threads(threads)
+        self.run(step)
 
     def run(self, step: Step) -> None:
         """This stage's work on one step (each stage says what it reads and writes).

@@ -12,19 +12,19 @@ import numpy as np
 
 from shoal.components import arguments as check
 from shoal.systems.core.config import MAX_BOIDS
+from shoal.systems.core.species_table import P_MAX_NEIGHBOURS
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.vision import Cells, buffers, count_seen, list_seen, no_cells
 
 
 @dataclass(frozen=True, slots=True)
 class Neighbours:
-    """Who each boid saw at the start of the last step, in slot order.
+    """Who each boid saw at the start of a step, in slot order (see `list_neighbours`).
 
     Slot k is store row `order[k]` (boids sorted by grid cell). The neighbours of slot k are
     the slots `slots[start[k]:stop[k]]`, at offsets `dx`, `dy` (wrap-aware, from k to them)
-    and distance `dist`; the flat arrays have gaps between chunks. `slot_velocities` and
-    `slot_species` are the velocities and species in slot order when the neighbours were
-    found. Use `of(row)` for the rows seen by a store row. The arrays are reused: valid until
-    the next step.
+    and distance `dist`. `slot_velocities` and `slot_species` are the velocities and species
+    in slot order when the step began. Use `of(row)` for the rows seen by a store row.
     """
 
     order: IntArray
@@ -92,6 +92,18 @@ class Neighbours:
         return (self.stop - self.start)[self._rank]
 
 
+def list_neighbours(cells: Cells, params: FloatArray, relations: IntArray) -> Neighbours:
+    """Every boid's neighbours in `cells`, by the vision rule the steering uses."""
+    longest = int(params[:, P_MAX_NEIGHBOURS].max()) if len(params) else 0
+    out = buffers(max(longest, 1))
+    counts = count_seen(cells, params, relations, out)
+    stop = np.cumsum(counts)
+    start = stop - counts
+    flat = buffers(int(stop[-1]) if len(stop) else 0)
+    list_seen(cells, params, relations, start, out, flat)
+    return Neighbours.found(cells.row, start, stop, tuple(flat), cells.velocities, cells.species)
+
+
 @dataclass(slots=True)
 class Step:
     """The shared state of one fixed step.
@@ -101,17 +113,20 @@ class Step:
         dt: the step's length in seconds (0 for a paused step); checked once, by the stage
             that began it.
         layout: `FlockStore.layout` when the step began: the row numbers below refer to it,
-            and are stale once boids are added or removed (see `current`).
-        neighbours: who each boid saw at the start of the step (neighbour stage).
+            and are stale once boids are added or removed.
+        cells: the flock in grid-cell order as the step began (written by the neighbour
+            stage, read by every boid's vision: the steering, `Flock.neighbours`).
         targets: for each row, the row of the prey it chases this step, -1 for none (written
             by the steering stage, read by the lifecycle stage to resolve catches).
+        neighbours: who each boid saw, listed on first use (`Flock.neighbours`); None until.
     """
 
     number: int
     dt: float
     layout: int
-    neighbours: Neighbours = field(default_factory=Neighbours.none)
+    cells: Cells = field(default_factory=no_cells)
     targets: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    neighbours: Neighbours | None = None
 
 
 def _refuse(neighbours: Neighbours) -> NoReturn:

@@ -3,7 +3,7 @@
 import numba
 import numpy as np
 
-from shoal.systems.core.grid import wrap_offset
+from shoal.systems.core.maths import wrap_offset
 from shoal.systems.core.species_table import P_CATCH_RADIUS
 from shoal.systems.core.store import FloatArray, IntArray
 

@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components import arguments as check
-from shoal.systems.core.grid import cell_range, wrapped
+from shoal.systems.core.maths import cell_range, wrapped
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.metrics.points import as_points, as_wrap_size, grid_for, span
 
@@ -210,14 +210,14 @@ def _link_cells(
     return merges
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _gap_tospan(x: float, low: float, span: float, size: float, wrap: bool) -> float:
     """Distance along one axis from x to the nearest point of [low, low + span]."""
     to_middle: float = wrapped(low + 0.5 * span - x, size, wrap)
     return max(abs(to_middle) - 0.5 * span, 0.0)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _root(parent: IntArray, i: int) -> int:
     """The representative of i's group; halves the path on the way (keeps trees shallow)."""
     while parent[i] != i:
@@ -226,7 +226,7 @@ def _root(parent: IntArray, i: int) -> int:
     return i
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _merge(parent: IntArray, i: int, j: int) -> bool:
     """Join the groups of i and j; False if they were already one group."""
     ri = _root(parent, i)

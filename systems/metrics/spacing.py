@@ -6,7 +6,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from shoal.systems.core.grid import Grid, wrapped
+from shoal.systems.core.grid import Grid
+from shoal.systems.core.maths import wrapped
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.metrics.points import as_points, as_wrap_size, grid_for
 
@@ -132,7 +133,7 @@ def _nearest_distances(
     return nearest
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _offset_in_cell(offset: float, cell: float, size: float, wrap: bool) -> float:
     """The boid's offset from its cell's low wall, kept in [0, cell] against rounding."""
     inside: float = wrapped(offset, size, wrap)
@@ -182,7 +183,7 @@ def _scan_ring(
     return best2
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _distance_past_ring(
     ring: int, c: int, f: float, cell: float, n_cells: int, wrap: bool
 ) -> float:

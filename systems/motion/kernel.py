@@ -20,7 +20,7 @@ _MAX_WALL_FACTOR = 50.0
 _MAX_WALL_STRENGTH = 1e15
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _wall_push(distance: float, margin: float) -> float:
     if distance >= margin:
         return 0.0
@@ -28,8 +28,10 @@ def _wall_push(distance: float, margin: float) -> float:
     return min(ratio * ratio - 1.0, _MAX_WALL_FACTOR)
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True)
 def move(
+    first: int,
+    last: int,
     positions: FloatArray,
     velocities: FloatArray,
     accelerations: FloatArray,
@@ -42,9 +44,8 @@ def move(
     margin: float,
     wall_weight: float,
 ) -> None:
-    """Advance every boid by one step of `dt` seconds, in place."""
-    n = positions.shape[0]
-    for i in numba.prange(n):
+    """Advance rows [first, last) by one step of `dt` seconds, in place."""
+    for i in range(first, last):
         s = species[i]
         min_speed = params[s, P_MIN_SPEED]
         max_speed = params[s, P_MAX_SPEED]

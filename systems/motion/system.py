@@ -3,6 +3,7 @@
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.motion.kernel import move
 
 
@@ -18,7 +19,9 @@ class MotionSystem(FlockProcessor):
         store, config = flock.store, flock.config
         if len(store) == 0:
             return
-        move(
+        run_chunks(
+            move,
+            len(store),
             store.positions,
             store.velocities,
             store.accelerations,

@@ -24,7 +24,7 @@ from shoal.systems.obstacles.shape_kernel import F_X0, F_X1, F_Y0, F_Y1, Geometr
 _BRAKE = 0.5
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _force_limit(params: FloatArray, s: int, reach: float) -> float:
     """The species' max force; if unlimited, the acceleration that turns a boid at full
     speed through a right angle within its look-ahead reach."""
@@ -35,7 +35,7 @@ def _force_limit(params: FloatArray, s: int, reach: float) -> float:
     return limit
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _side(
     shape_f: FloatArray, o: int, px: float, py: float, hx: float, hy: float
 ) -> tuple[float, float]:
@@ -48,7 +48,7 @@ def _side(
     return -hy, hx
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _steer_from(
     t: float, nx: float, ny: float, hx: float, hy: float, reach: float, limit: float
 ) -> tuple[float, float, bool]:

@@ -47,7 +47,7 @@ _HAIR = 1e-300
 
 
 # --- the grid --------------------------------------------------------------------------
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def cell_span(lo: float, hi: float, origin: float, inv_cell: float, n: int) -> tuple[int, int]:
     """First and last cell along one axis that [lo, hi] overlaps (first > last: none)."""
     first = math.floor((lo - origin) * inv_cell)
@@ -57,7 +57,7 @@ def cell_span(lo: float, hi: float, origin: float, inv_cell: float, n: int) -> t
     return max(first, 0), min(last, n - 1)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _cell_of(grid: FloatArray, px: float, py: float) -> int:
     """The cell holding p; -1 outside the grid."""
     nx, ny = int(grid[3]), int(grid[4])
@@ -68,7 +68,7 @@ def _cell_of(grid: FloatArray, px: float, py: float) -> int:
     return cx0 * ny + cy0
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _path_meets_box(
     px: float,
     py: float,
@@ -98,13 +98,13 @@ def _path_meets_box(
 
 
 # --- inside and nearest point of one shape ---------------------------------------------
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _crosses(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> bool:
     """Edge a-b crosses the ray from p towards +x (even-odd rule, half-open in y)."""
     return (ay > py) != (by > py) and px < ax + (bx - ax) * (py - ay) / (by - ay)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _on_edge(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> bool:
     """p lies exactly on the closed edge a-b."""
     return (
@@ -114,7 +114,7 @@ def _on_edge(ax: float, ay: float, bx: float, by: float, px: float, py: float) -
     )
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def inside_one(
     shape_f: FloatArray, shape_i: IntArray, seg: FloatArray, o: int, px: float, py: float
 ) -> bool:
@@ -136,7 +136,7 @@ def inside_one(
     return inside
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _polygon_nearest(
     seg: FloatArray, first: int, last: int, px: float, py: float
 ) -> tuple[bool, bool, float, int, float]:
@@ -159,7 +159,7 @@ def _polygon_nearest(
     return inside or on_boundary, on_boundary, best, best_k, best_t
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _vertex_normal(seg: FloatArray, first: int, last: int, k: int, t: float) -> tuple[float, float]:
     """Outward normal at a point of edge k: the edge's, or at a vertex the mean of both."""
     nx, ny = seg[k, 4], seg[k, 5]
@@ -176,7 +176,7 @@ def _vertex_normal(seg: FloatArray, first: int, last: int, k: int, t: float) -> 
     return sx / length, sy / length
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def surface_one(
     shape_f: FloatArray, shape_i: IntArray, seg: FloatArray, o: int, px: float, py: float
 ) -> tuple[float, float, float, float, float]:
@@ -207,7 +207,7 @@ def surface_one(
 
 
 # --- casts along a path (one shape) -----------------------------------------------------
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _enter_disc(
     px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float
 ) -> float:
@@ -223,7 +223,7 @@ def _enter_disc(
     return -b - math.sqrt(disc)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _cast_circle(
     shape_f: FloatArray,
     o: int,
@@ -245,7 +245,7 @@ def _cast_circle(
     return t, hx / h, hy / h
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _cast_polygon(
     seg: FloatArray,
     first: int,
@@ -286,7 +286,7 @@ def _cast_polygon(
     return best, best_nx, best_ny
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def exit_one(
     shape_f: FloatArray,
     shape_i: IntArray,
@@ -326,7 +326,7 @@ def exit_one(
 
 
 # --- every obstacle near a point or a path ---------------------------------------------
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def containing(
     shape_f: FloatArray,
     shape_i: IntArray,
@@ -348,7 +348,7 @@ def containing(
     return -1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def shallowest(
     shape_f: FloatArray,
     shape_i: IntArray,
@@ -377,7 +377,7 @@ def shallowest(
     return best_o, best_qx, best_qy, best_nx, best_ny
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def first_hit(
     shape_f: FloatArray,
     shape_i: IntArray,

@@ -176,11 +176,11 @@ class DebugOverlay:
         Empty when the neighbours are not current (no step since boids came or went).
         """
         flock = self.flock
-        nb, store = flock.neighbours, flock.store
+        cells, store = flock.step_state.cells, flock.store
         row = store.row(self._boid("forces_of", entity))
-        if not self._neighbours_current() or row >= len(nb):
+        if not self._neighbours_current() or row >= len(cells.row):
             return {}
-        terms = rule_terms(flock, int(np.flatnonzero(nb.order == row)[0]))
+        terms = rule_terms(flock, int(np.flatnonzero(cells.row == row)[0]))
         return dict(zip(RULES, terms, strict=False))
 
     def _boid(self, owner: str, entity: object) -> int:
@@ -265,8 +265,10 @@ class DebugOverlay:
         batch.arrows(centre, _capped(applied(forces, species) * scale, longest), TOTAL_FORCE, 1.5)
 
     def _neighbours_current(self) -> bool:
-        """Whether `flock.neighbours` still has the store's rows (no boid came or went)."""
-        return len(self.flock.neighbours) == len(self.flock.store)
+        """Whether the last step's neighbours still refer to the store's rows (no boid came or
+        went since)."""
+        flock = self.flock
+        return flock.step_state.layout == flock.store.layout and flock.step_state.number > 0
 
     # --- positions -----------------------------------------------------------------------
     def _positions(self) -> FloatArray:

@@ -10,8 +10,7 @@ import math
 
 import numba
 
-from shoal.systems.core.grid import wrap_offset
-from shoal.systems.core.maths import MAX_PREDICTION, arrive, seek
+from shoal.systems.core.maths import MAX_PREDICTION, arrive, seek, wrap_offset
 from shoal.systems.core.species_table import (
     P_FEAR_RADIUS,
     P_FLEE_WEIGHT,
@@ -148,7 +147,7 @@ def seek_agents(
         accelerations[i, 1] += ay
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _nearest(
     x: float,
     y: float,
@@ -175,7 +174,7 @@ def _nearest(
     return best
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _arrive_at_edge(
     dx: float, dy: float, edge: float, vx: float, vy: float, max_speed: float, max_force: float
 ) -> tuple[float, float]:
@@ -187,7 +186,7 @@ def _arrive_at_edge(
     return arrive(dx * scale, dy * scale, vx, vy, max_speed, max_force, max(edge, 1.0) * 3.0)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _follow(
     params: FloatArray,
     s: int,
@@ -228,7 +227,7 @@ def _follow(
     return fx, fy
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _evade(
     x: float,
     y: float,

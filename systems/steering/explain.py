@@ -8,15 +8,13 @@ from shoal.systems.steering.kernel import rule_forces
 
 def rule_terms(flock: Flock, slot: int) -> FloatArray:
     """The steering kernel's terms for `slot` (cell order), as the rows of a (5, 2) array in
-    the order of `RULES`, from the neighbours of the last step.
+    the order of `RULES`, from the cells of the last step (what the boid saw then).
 
     Besides `SteeringSystem.run`, the one place that knows `rule_forces`' arguments: keep
     the two in step.
     """
-    nb, store, table = flock.neighbours, flock.store, flock.species
+    step, table = flock.step_state, flock.species
     terms: FloatArray = rule_forces(
-        slot, nb.slot_velocities, nb.slot_species, nb.order, store.alarm[nb.order],
-        store.cooldown, table.params, table.relations, nb.start, nb.stop, nb.slots,
-        nb.dx, nb.dy, nb.dist, flock.config.dt,
-    )  # fmt: skip
+        slot, step.cells, flock.store.cooldown, table.params, table.relations, step.dt
+    )
     return terms

@@ -5,8 +5,9 @@ add to separation out to the perception radius; predators it flees give evasion 
 prediction) and raise its alarm, which spreads to flockmates; prey it chases give pursuit
 (with prediction) and a catch target.
 
-Phases per boid: gather (sums over its neighbours, by relation) → combine (by steering
-style) → write its acceleration, alarm and target.
+Phases per boid: look (`shoal.systems.core.vision.seen`: the neighbours it sees, in cell
+order) → gather (sums over them, by relation) → combine (by steering style) → write its
+acceleration, alarm and target. Seeing and reacting are fused: no neighbour list is stored.
 """
 
 import math
@@ -24,6 +25,7 @@ from shoal.systems.core.species_table import (
     P_FEAR_RADIUS,
     P_FLEE_WEIGHT,
     P_MAX_FORCE,
+    P_MAX_NEIGHBOURS,
     P_MAX_SPEED,
     P_PERCEPTION,
     P_SEPARATE_TURN,
@@ -40,6 +42,7 @@ from shoal.systems.core.species_table import (
     STYLE_REYNOLDS,
 )
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.vision import Cells, Seen, buffers, seen
 
 # Separation from a neighbour at distance d grows as (r / d)^p; this caps it so that two boids
 # almost on top of each other get a strong but finite push.
@@ -61,61 +64,43 @@ Terms = tuple[
 ]
 
 
-@numba.njit(cache=True, error_model="numpy", parallel=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def steer(
-    slot_vel: FloatArray,
-    slot_species: IntArray,
-    slot_row: IntArray,
-    slot_alarm: FloatArray,
+    first: int,
+    last: int,
+    cells: Cells,
     cooldown: FloatArray,
     params: FloatArray,
     relations: IntArray,
-    nb_start: IntArray,
-    nb_stop: IntArray,
-    nb_slot: IntArray,
-    nb_dx: FloatArray,
-    nb_dy: FloatArray,
-    nb_dist: FloatArray,
     dt: float,
     accelerations: FloatArray,
     alarm: FloatArray,
     target_row: IntArray,
 ) -> None:
-    """Write each boid's acceleration, alarm and chase target (store row order).
+    """Write the acceleration, alarm and chase target of slots [first, last) (store rows).
 
-    Works in slot order (see `Neighbours`): neighbours' data are read from nearby memory.
-    `slot_alarm` holds the alarm levels of the previous step, `cooldown` (row order) the
-    seconds until each boid may catch again.
+    Each boid looks at its neighbours once (`seen`, in cell order: nearby memory) and reacts
+    to them at once: the lists are never stored. `cells.alarm` holds the alarm levels of the
+    previous step, `cooldown` (row order) the seconds until each boid may catch again.
     """
-    for i in numba.prange(slot_vel.shape[0]):
-        t = _rule_terms(
-            i, slot_vel, slot_species, slot_row, slot_alarm, cooldown, params, relations,
-            nb_start, nb_stop, nb_slot, nb_dx, nb_dy, nb_dist, dt,
-        )  # fmt: skip
+    out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
+    for i in range(first, last):
+        t = _rule_terms(i, cells, cooldown, params, relations, dt, out)
         ax, ay = clamp_length(t[0] + t[2] + t[4], t[1] + t[3] + t[5], t[10])
-        row = slot_row[i]
+        row = cells.row[i]
         accelerations[row, 0] = ax + t[6] + t[8]
         accelerations[row, 1] = ay + t[7] + t[9]
         alarm[row] = t[11]
-        target_row[row] = slot_row[t[12]] if t[12] >= 0 else -1
+        target_row[row] = cells.row[t[12]] if t[12] >= 0 else -1
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def rule_forces(
     slot: int,
-    slot_vel: FloatArray,
-    slot_species: IntArray,
-    slot_row: IntArray,
-    slot_alarm: FloatArray,
+    cells: Cells,
     cooldown: FloatArray,
     params: FloatArray,
     relations: IntArray,
-    nb_start: IntArray,
-    nb_stop: IntArray,
-    nb_slot: IntArray,
-    nb_dx: FloatArray,
-    nb_dy: FloatArray,
-    nb_dist: FloatArray,
     dt: float,
 ) -> FloatArray:
     """One boid's terms as the rows of a (5, 2) array, in the order of `RULES`.
@@ -123,10 +108,8 @@ def rule_forces(
     `steer` applies: clamp(separation + alignment + cohesion, max force) + flee + chase.
     This runs the very same code (for debugging and the overlay).
     """
-    t = _rule_terms(
-        slot, slot_vel, slot_species, slot_row, slot_alarm, cooldown, params, relations,
-        nb_start, nb_stop, nb_slot, nb_dx, nb_dy, nb_dist, dt,
-    )  # fmt: skip
+    out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
+    t = _rule_terms(slot, cells, cooldown, params, relations, dt, out)
     terms = np.empty((5, 2))
     terms[0, 0], terms[0, 1] = t[0], t[1]
     terms[1, 0], terms[1, 1] = t[2], t[3]
@@ -136,25 +119,21 @@ def rule_forces(
     return terms
 
 
-@numba.njit(cache=True, error_model="numpy", inline="always")
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def _rule_terms(
     i: int,
-    slot_vel: FloatArray,
-    slot_species: IntArray,
-    slot_row: IntArray,
-    slot_alarm: FloatArray,
+    cells: Cells,
     cooldown: FloatArray,
     params: FloatArray,
     relations: IntArray,
-    nb_start: IntArray,
-    nb_stop: IntArray,
-    nb_slot: IntArray,
-    nb_dx: FloatArray,
-    nb_dy: FloatArray,
-    nb_dist: FloatArray,
     dt: float,
+    out: Seen,
 ) -> Terms:
-    """Slot i's terms (see `Terms`)."""
+    """Slot i's terms (see `Terms`), from the neighbours it sees (written into `out`)."""
+    slot_vel, slot_species, slot_row, slot_alarm = (
+        cells.velocities, cells.species, cells.row, cells.alarm,
+    )  # fmt: skip
+    seen_count = seen(i, cells, params, relations, out)
     s = slot_species[i]
     vx = slot_vel[i, 0]
     vy = slot_vel[i, 1]
@@ -181,12 +160,12 @@ def _rule_terms(
     prey = -1
     prey_dist = math.inf
     prey_x = prey_y = 0.0
-    for q in range(nb_start[i], nb_stop[i]):
-        j = nb_slot[q]
+    for q in range(seen_count):
+        j = out.slot[q]
         relation = relations[s, slot_species[j]]
-        dx = nb_dx[q]
-        dy = nb_dy[q]
-        d = nb_dist[q]
+        dx = out.dx[q]
+        dy = out.dy[q]
+        d = out.dist[q]
         wx = slot_vel[j, 0]
         wy = slot_vel[j, 1]
         if relation == RELATION_FLOCK:
@@ -283,7 +262,7 @@ def _rule_terms(
     return sx, sy, alx, aly, cx, cy, fx, fy, hx, hy, limit, alarm, prey
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _push(
     i: int,
     j: int,
@@ -309,7 +288,7 @@ FlockTerms = tuple[float, float, float, float, float, float, float]
 """Separation x, y, alignment x, y, cohesion x, y (accelerations), and the limit on the sum."""
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _reynolds(
     params: FloatArray,
     s: int,
@@ -336,7 +315,7 @@ def _reynolds(
     return w_sep * sx, w_sep * sy, w_ali * alx, w_ali * aly, w_coh * cx, w_coh * cy, max_force
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _accumulate(
     params: FloatArray,
     s: int,
@@ -364,7 +343,7 @@ def _accumulate(
     )  # fmt: skip
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _turn(
     params: FloatArray,
     s: int,
@@ -399,7 +378,7 @@ def _turn(
     return sx, sy, alx, aly, cx, cy, math.inf
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _turn_change(speed: float, before: float, after: float, dt: float) -> tuple[float, float]:
     """Change of velocity per second when a boid of `speed` turns from `before` to `after`."""
     if dt == 0.0:  # a paused step: no turn

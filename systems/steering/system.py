@@ -4,6 +4,7 @@ import numpy as np
 
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.steering.kernel import steer
 
 
@@ -14,15 +15,14 @@ class SteeringSystem(FlockProcessor):
     """
 
     def run(self, step: Step) -> None:
-        """Reads `step.neighbours`; writes `step.targets` (the prey each boid chases)."""
+        """Reads `step.cells`; writes `step.targets` (the prey each boid chases)."""
         flock = self.flock
-        store, nb, table = flock.store, step.neighbours, flock.species
+        store, cells, table = flock.store, step.cells, flock.species
         n = len(store)
         step.targets = np.full(n, -1, np.int64)
-        if n == 0 or len(nb) != n:
+        if n == 0 or len(cells.row) != n:
             return
-        steer(
-            nb.slot_velocities, nb.slot_species, nb.order, store.alarm[nb.order],
-            store.cooldown, table.params, table.relations, nb.start, nb.stop, nb.slots,
-            nb.dx, nb.dy, nb.dist, step.dt, store.accelerations, store.alarm, step.targets,
+        run_chunks(
+            steer, n, cells, store.cooldown, table.params, table.relations, step.dt,
+            store.accelerations, store.alarm, step.targets,
         )  # fmt: skip
