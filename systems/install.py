@@ -9,7 +9,8 @@ from shoal.components import arguments as check
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.ecs import in_world
-from shoal.systems.core.flock import Flock, checked_species
+from shoal.systems.core.flock import Flock
+from shoal.systems.core.flock_arguments import checked_species
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.lifecycle.system import LifecycleSystem
 from shoal.systems.motion.system import MotionSystem

@@ -34,6 +34,7 @@ from shoal.systems.core.flock import Flock
 from shoal.systems.install import STAGES, install
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
+from shoal.systems.steering.explain import rule_terms
 
 Progress = Callable[[float, str], None]
 """Called with the share of the work done (0 to 1) and what is being prepared next."""
@@ -97,7 +98,9 @@ class Preparation:
         return self._finished.is_set()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until done (or `timeout` seconds); True if done."""
+        """Block until done, or at most `timeout` seconds (None: no limit); True if done."""
+        if timeout is not None:
+            timeout = check.number("Preparation.wait", "timeout", timeout, low=0.0)
         return self._finished.wait(timeout)
 
     def _run(self) -> None:
@@ -131,8 +134,10 @@ def _tasks() -> Iterator[tuple[str, float, Callable[[], None]]]:
     tank, so that both boundary kernels are ready)."""
     for boundary, share in (("contain", 1.0), ("wrap", _SECOND_TANK)):
         world = f"shoal-warm-up-{uuid.uuid4().hex}"
-        flock = install(FlockConfig(width=200, height=200, boundary=boundary), [Species("a"),
-                        Species("b")], world=world)  # fmt: skip
+        config = FlockConfig(width=200, height=200, boundary=boundary)
+        # The hunters catch nothing (catch radius 0), so that no row changes before the
+        # explanations in `_measure`; the kernels are the same whatever the radius.
+        flock = install(config, [Species("a"), Species("b", catch_radius=0.0)], world=world)
         try:
             _populate(flock)
             for system, _ in STAGES:
@@ -158,10 +163,13 @@ def _stage_runner(flock: Flock, system: type) -> Callable[[], None]:
 
 
 def _measure(flock: Flock) -> None:
-    """The queries and metrics a game calls, so that their kernels are ready too."""
+    """The queries, metrics and explanations a game calls (the debug overlay's too), so that
+    their kernels are ready as well."""
     wrap = (flock.config.width, flock.config.height) if flock.config.wraps else None
     positions, velocities = flock.positions, flock.velocities
     flock.query(100.0, 100.0, 50.0)
+    flock.neighbours_of(int(flock.entities[0]))
+    rule_terms(flock, 0)
     polarization(velocities)
     milling(positions, velocities)
     mean_nn_distance(positions, wrap)
@@ -183,4 +191,4 @@ def _populate(flock: Flock) -> None:
         esper.create_entity(Position(50.0, 50.0), Velocity(10.0, 0.0), Leader())
         esper.create_entity(Position(150.0, 150.0), Food())
         esper.create_entity(Position(60.0, 150.0), Attractor())
-        esper.create_entity(Position(150.0, 60.0), Predator())
+        esper.create_entity(Position(150.0, 60.0), Predator(catch_radius=0.0))

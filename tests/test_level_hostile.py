@@ -212,6 +212,7 @@ def test_a_map_at_every_limit_loads_quickly_and_small(tmp_path: Path) -> None:
     assert took < 1.0 and peak < 40_000_000
 
 
+@pytest.mark.slow
 def test_a_map_at_every_limit_plays_at_the_cost_of_its_fish(tmp_path: Path) -> None:
     """Food and obstacles at their limits add little to what the fish and sharks cost: the
     median step (CPU time on one thread) within 3 ms and 50 % of the same boids alone

@@ -1,10 +1,8 @@
 """Flock: one flock's store, species and world, and the game-facing API to them."""
 
 import math
-import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from itertools import islice
 from typing import Any
 
 import esper
@@ -15,14 +13,18 @@ from shoal.components import Boid, Position, Species, Velocity
 from shoal.components import arguments as check
 from shoal.systems.core.config import MAX_BOIDS, FlockConfig, checked_dt
 from shoal.systems.core.ecs import entities_with, in_world
-from shoal.systems.core.events import BOIDS_SPAWNED, EVENTS
+from shoal.systems.core.events import BOIDS_SPAWNED
+from shoal.systems.core.flock_arguments import (
+    check_handler,
+    checked_species,
+    disc,
+    entity_ids,
+    points,
+)
 from shoal.systems.core.grid import Grid, build_grid, query_rows
 from shoal.systems.core.species_table import RELATIONS, SpeciesTable
 from shoal.systems.core.step import Neighbours, Step, list_neighbours
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
-
-# Every species costs a row and a column of the relation matrix and its own kernel work.
-MAX_SPECIES = 1000
 
 
 class Flock:
@@ -120,13 +122,13 @@ class Flock:
         `Position`, `Velocity` and `Boid` components.
         """
         index = self._index("spawn", "species", species)
-        pos = _points(positions, "spawn: positions")
+        pos = points(positions, "spawn: positions")
         count = len(pos)
         self._check_room("spawn", "positions", count)
         if velocities is None:
             vel = self._random_velocities(self.species[species], count)
         else:
-            vel = _points(velocities, "spawn: velocities")
+            vel = points(velocities, "spawn: velocities")
             if len(vel) != count:
                 raise ValueError(f"spawn: velocities: {len(vel)} rows for {count} positions")
         with in_world(self.world):
@@ -162,10 +164,10 @@ class Flock:
             high = (self.config.width - pad, self.config.height - pad)
             pos = self.rng.uniform(low, high, size=(count, 2))
             return self.spawn(species, pos)
-        disc = _disc("scatter", centre, radius)
+        x, y, r = disc("scatter", centre, radius)
         angle = self.rng.uniform(0, 2 * math.pi, count)
-        dist = disc[2] * np.sqrt(self.rng.uniform(0, 1, count))
-        pos = np.array(disc[:2]) + np.column_stack((dist * np.cos(angle), dist * np.sin(angle)))
+        dist = r * np.sqrt(self.rng.uniform(0, 1, count))
+        pos = np.array((x, y)) + np.column_stack((dist * np.cos(angle), dist * np.sin(angle)))
         return self.spawn(species, pos)
 
     def despawn(self, entities: int | Iterable[int]) -> None:
@@ -174,7 +176,7 @@ class Flock:
         Their `Position` and `Velocity` keep the last values. Unknown entities raise KeyError
         (and none is deleted); an entity given twice is deleted once.
         """
-        ents = _entities("despawn", entities)
+        ents = entity_ids("despawn", entities)
         missing = [e for e in ents.tolist() if e not in self._known]
         if missing:
             raise KeyError(f"despawn: entities {missing[:10]} are not boids of this flock")
@@ -256,13 +258,13 @@ class Flock:
         esper keeps handlers per world and by weak reference: keep a bound method's object
         alive.
         """
-        _check_handler("set_handler", event, handler)
+        check_handler("set_handler", event, handler)
         with in_world(self.world):
             esper.set_handler(event, handler)
 
     def remove_handler(self, event: str, handler: Callable[..., None]) -> None:
         """Stop listening (see `set_handler`); no error if `handler` was not listening."""
-        _check_handler("remove_handler", event, handler)
+        check_handler("remove_handler", event, handler)
         with in_world(self.world):
             esper.remove_handler(event, handler)
 
@@ -344,7 +346,7 @@ class Flock:
             if position.bound or velocity.bound:
                 raise ValueError(f"entity {entity} shares a Position/Velocity with another boid")
             species[k] = self._index(f"entity {entity}", "Boid.species", boid.species)
-            pos[k], vel[k] = _points([position.xy], "Position")[0], velocity.xy
+            pos[k], vel[k] = points([position.xy], "Position")[0], velocity.xy
         if not np.all(np.isfinite(vel)):
             raise ValueError("a Velocity of a new boid entity is not finite")
         self._adopt(np.asarray(entities, np.int64), species, pos, vel)
@@ -356,80 +358,3 @@ class Flock:
                 vector.unbind()
         self.store.remove(entities)
         self._known.difference_update(entities.tolist())
-
-
-def checked_species(owner: str, species: object) -> tuple[Species, ...]:
-    """`species` as a tuple of `Species` with unique names, or a ValueError naming `owner`."""
-    if isinstance(species, str | Species) or not isinstance(species, Iterable):
-        check.fail(owner, "species", species, "must be an iterable of Species")
-    result = tuple(islice(species, MAX_SPECIES + 1))
-    if len(result) > MAX_SPECIES:
-        check.fail(owner, "species", species, f"must hold at most {MAX_SPECIES} species")
-    for k, item in enumerate(result):
-        check.instance(owner, f"species[{k}]", item, Species)
-        if item.name in (s.name for s in result[:k]):
-            check.fail(owner, f"species[{k}]", item.name, "is a second species of that name")
-    return result
-
-
-def _disc(owner: str, centre: object, radius: object) -> tuple[float, float, float]:
-    """(x, y, radius) of a disc to scatter in, or a ValueError naming the argument."""
-    if centre is None or radius is None:
-        raise ValueError(f"{owner}: centre and radius: give both (a disc) or neither")
-    x, y = check.pair(owner, "centre", centre)
-    r = check.number(owner, "radius", radius, low=0.0)
-    if not math.isfinite(max(abs(x), abs(y)) + r):
-        check.fail(owner, "radius", radius, f"around centre {centre!r} overflows")
-    return x, y, r
-
-
-def _entities(owner: str, values: object) -> IntArray:
-    """One entity or several as unique int64 ids (sorted), or a ValueError naming `owner`.
-
-    More than `MAX_BOIDS` of them are refused before they are read (an endless generator).
-    """
-    if isinstance(values, int | np.integer) and not isinstance(values, bool):
-        return np.array([int(values)], np.int64)
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        check.fail(owner, "entities", values, "must be an entity or an iterable of entities")
-    if not isinstance(values, np.ndarray | Sequence):  # a set, a generator: read it once
-        values = list(islice(values, MAX_BOIDS + 1))
-    if len(values) > MAX_BOIDS:
-        check.fail(owner, "entities", values, f"must be at most {MAX_BOIDS} entities")
-    try:
-        array = np.atleast_1d(np.asarray(values))
-    except ValueError:  # ragged nesting
-        array = np.zeros((1, 1))
-    if array.size and (array.ndim != 1 or array.dtype.kind not in "iu"):
-        check.fail(owner, "entities", values, "must be integers (entity ids), in one dimension")
-    return np.unique(array.astype(np.int64))
-
-
-def _check_handler(owner: str, event: object, handler: object) -> None:
-    """ValueError unless `event` is one of shoal's events and esper can hold `handler`."""
-    if not isinstance(event, str) or event not in EVENTS:
-        check.fail(owner, "event", event, f"must be one of shoal's events {EVENTS}")
-    check.function(owner, "handler", handler)
-    try:
-        weakref.ref(handler)  # esper keeps handlers by weak reference
-    except TypeError:
-        check.fail(owner, "handler", handler, "must allow a weak reference (esper keeps one)")
-
-
-def _points(values: npt.ArrayLike, name: str) -> FloatArray:
-    """`values` as a finite (n, 2) float array, or a ValueError naming `name`."""
-    rows = getattr(values, "shape", (0,))
-    if isinstance(rows, tuple) and rows and isinstance(rows[0], int) and rows[0] > MAX_BOIDS:
-        # A broadcast view can claim 10**12 rows without holding them: refuse the copy.
-        raise ValueError(f"{name}: {rows[0]} rows exceed the limit of {MAX_BOIDS} boids")
-    try:
-        array = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"{name}: not an array of numbers ({error})") from None
-    if array.size == 0:
-        return np.zeros((0, 2))
-    if array.ndim != 2 or array.shape[1] != 2:
-        raise ValueError(f"{name}: expected shape (n, 2), got {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name}: values must be finite")
-    return array
