@@ -19,8 +19,8 @@ class SteeringSystem(FlockProcessor):
         store, nb, table = flock.store, step.neighbours, flock.species
         n = len(store)
         step.targets = np.full(n, -1, np.int64)
-        if n == 0 or len(nb) != n:
-            return
+        if n == 0 or len(nb) != n or step.layout != store.layout:
+            return  # boids came or went since the neighbours were found (a host's processor)
         steer(
             nb.slot_velocities, nb.slot_species, nb.order, store.alarm[nb.order],
             store.cooldown, table.params, table.relations, nb.start, nb.stop, nb.slots,
