@@ -31,7 +31,7 @@ from shoal.game.outputs import numbered_screenshot, save_image, shown
 from shoal.game.records import Records, Result
 from shoal.game.scenery import draw_food, leader_sprite, scenery
 from shoal.game.sound import Sounds
-from shoal.game.tank import DT, StatsRecord, Tank
+from shoal.game.tank import DT, MAX_FOOD_IN_TANK, StatsRecord, Tank
 from shoal.systems import RENDER_PRIORITY
 from shoal.systems.core.ecs import in_world
 from shoal.systems.render import RenderSystem
@@ -328,8 +328,11 @@ class TankView(arcade.View):
         world = self.camera.unproject((x, y))
         if self.overlay.enabled:
             self.overlay.select_nearest(world.x, world.y)
-        elif self.tank.status == "playing":
-            self.tank.drop_food(world.x, world.y)
+        elif self.tank.status == "playing" and self.tank.drop_food(world.x, world.y) is None:
+            self.hud.notify(
+                f"The tank holds {MAX_FOOD_IN_TANK} pellets: let the fish eat some first.",
+                time.perf_counter(),
+            )
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """The keys listed by H; on a level's card any other key starts the level."""
