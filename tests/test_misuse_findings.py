@@ -494,3 +494,46 @@ def test_thousands_of_pellets_away_from_the_school_cost_no_query_each(
     monkeypatch.setattr(LifecycleSystem, "_reachable", counting)
     flock.step()
     assert 1 <= len(asked) <= 10
+
+
+# --- handlers that change the flock while it steps -------------------------------------------
+class Meddler:
+    """An event handler that changes the flock from inside its step."""
+
+    def __init__(self, flock: Flock, what: str) -> None:
+        self.flock, self.what, self.calls = flock, what, 0
+
+    def on_event(self, *args: Any) -> None:
+        self.calls += 1
+        flock = self.flock
+        if self.what == "tune":
+            flock.tune("a", perception_radius=300.0, max_speed=10.0, min_speed=5.0)
+        elif self.what == "despawn":
+            flock.despawn(flock.entities[: len(flock) // 2].copy())
+        elif self.what == "spawn":
+            flock.scatter("a", 10)
+        elif self.what == "step" and self.calls == 1:
+            flock.step()  # a step inside a step (once: each step fires more events)
+        elif self.what == "uninstall":
+            uninstall(flock)
+
+
+@pytest.mark.parametrize("event", ["shoal_boid_eaten", "shoal_food_bitten"])
+@pytest.mark.parametrize("what", ["tune", "despawn", "spawn", "step", "uninstall"])
+def test_a_handler_that_changes_the_flock_mid_step(event: str, what: str) -> None:
+    flock = install(FlockConfig(400, 300, seed=1), [Species("a", catch_radius=3.0)])
+    flock.scatter("a", 60, (200, 150), 40)
+    esper.create_entity(Position(200, 150), Predator(catch_radius=50, cooldown=0.1))
+    esper.create_entity(Position(200, 150), Food(bites=1000, radius=40))
+    meddler = Meddler(flock, what)
+    flock.set_handler(event, meddler.on_event)
+    for _ in range(20):
+        if what == "uninstall" and meddler.calls:
+            with pytest.raises(RuntimeError, match="uninstalled"):
+                flock.step()
+            esper.process(1 / 60)  # the world goes on without it
+            return
+        flock.step()
+        assert_agrees(flock)
+        assert np.isfinite(flock.positions).all()
+    assert meddler.calls > 0
