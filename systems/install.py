@@ -8,7 +8,7 @@ from shoal.components import Boid, Position, Species
 from shoal.components import arguments as check
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import entities_with, in_world
+from shoal.systems.core.ecs import entities_with, in_world, processors
 from shoal.systems.core.flock import Flock, checked_species
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.lifecycle.system import LifecycleSystem
@@ -88,7 +88,8 @@ def install(
 
 
 def uninstall(flock: Flock) -> None:
-    """Remove a flock's processors and boids from its world; its calls that change the
+    """Remove a flock's boids and processors from its world (its stages, and any other
+    processor of it, such as a `RenderSystem` the host added); its calls that change the
     world raise RuntimeError from then on. Uninstalling twice, or after the world was
     deleted, does nothing more (and never makes the world again)."""
     check.instance("uninstall", "flock", flock, Flock)
@@ -102,10 +103,9 @@ def uninstall(flock: Flock) -> None:
     flock.despawn(flock.entities.copy())
     members.uninstalled = True
     with in_world(flock.world):
-        for system, _ in STAGES:
-            stage = esper.get_processor(system)
+        for stage in processors():
             if isinstance(stage, FlockProcessor) and stage.flock is flock:
-                esper.remove_processor(system)  # never another flock's, installed since
+                esper.remove_processor(type(stage))  # never another flock's, installed since
 
 
 def _refuse_another_flock(world: str) -> None:

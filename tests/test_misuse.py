@@ -364,7 +364,7 @@ class Scene:
         self.refused(lambda: old.spawn("a", [(10.0, 10.0)]), (RuntimeError,), "spawn")
         self.refused(lambda: old.step(), (RuntimeError,), "step")
         with old.in_world():
-            esper.remove_processor(RenderSystem)
+            assert esper.get_processor(RenderSystem) is None  # its render stage went too
             for entity in self.poisoned:
                 if esper.entity_exists(entity):
                     esper.delete_entity(entity, immediate=True)

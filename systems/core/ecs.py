@@ -52,6 +52,11 @@ def entities_with(component_type: type[Any]) -> set[int] | frozenset[int]:
     return components.get(component_type, _NO_ENTITIES)
 
 
+def processors() -> list[Any]:
+    """The processors of the current world, in the order esper runs them (a copy)."""
+    return list(esper._processors)
+
+
 def world_identity(name: str) -> Identity | None:
     """The entity database and id counter of world `name`, or None if there is no such world.
 
