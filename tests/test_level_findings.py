@@ -167,7 +167,8 @@ Case = Callable[[Json], str | None]
 REFUSED: dict[str, tuple[Case, str]] = {
     "property type a list": (property_type_a_list, "order.type = [] must be one of"),
     "number of 400 digits": (number_of_400_digits, "must be a finite number"),
-    "polygon scaled far out": (polygon_scaled_far_out, "more than a map size outside"),
+    # The shape refuses it first now (no coordinate beyond ±MAX_COORDINATE, issue 19).
+    "polygon scaled far out": (polygon_scaled_far_out, "must lie within ±1e+07"),
     "thin rectangle": (rectangle_thinner_than_a_float_step, "width = 7e-299 must be at least 1"),
     "current of 1e300": (current_of_1e300, "current_y = -1e+300 must be at least -1000"),
     "school in a pinhead": (school_in_a_pinhead, "would start in one 50 px square"),

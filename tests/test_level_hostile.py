@@ -9,8 +9,9 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import shoal.game.level.templates as templates_module
@@ -225,13 +226,13 @@ def test_a_map_at_every_limit_plays_at_the_cost_of_its_fish(tmp_path: Path) -> N
     assert full_step < 1.5 * bare_step + 3e-3, (full_step, bare_step)
 
 
-def _median_step(level: Any, steps: int = 60) -> float:
+def _median_step(level: Any, steps: int = 60, settle: int = 5) -> float:
     # One thread: process time then counts work, not the other threads' waiting.
     before = threads()
     set_threads(1)
     tank = Tank(level, seed=0)
     try:
-        for _ in range(5):
+        for _ in range(settle):
             tank.step()
         times = []
         for _ in range(steps):
@@ -264,3 +265,69 @@ def test_the_worst_files_load_in_bounded_time_and_memory(tmp_path: Path) -> None
         finally:
             tracemalloc.stop()
         assert took < 1.5 and peak < 40_000_000, (name, took, peak)
+
+
+# --- cost: any level the loader takes plays at a game's cost ------------------------------------
+FRAME_SECONDS = 1 / 60
+"""A fixed step must cost less than this (the game steps 60 times a second)."""
+
+
+@st.composite
+def playable_maps(draw: st.DrawFn) -> dict[str, Any]:
+    """Maps within every limit, of any size and mix: rocks, food, sharks and spawn points
+    placed at random (some put a point in a rock or crowd too much, and are refused)."""
+    tiles = draw(st.tuples(st.integers(4, 60), st.integers(4, 40)), label="tiles")
+    size = np.array(tiles) * 32.0
+    counts = draw(st.tuples(
+        st.integers(0, MAX_OBSTACLE_VERTICES // 4),  # rocks of 4 vertices
+        st.integers(0, MAX_FOOD),
+        st.integers(0, 30),  # sharks
+        st.integers(1, 5),  # spawn points
+    ), label="rocks, food, sharks, spawns")  # fmt: skip
+    rng = np.random.default_rng(draw(st.integers(0, 2**32), label="seed"))
+    rocks, food, sharks, spawn_points = counts
+
+    corners = rng.uniform(4, size - 4, (rocks, 2))
+    sides = rng.uniform(3, 40, (rocks, 2))
+    objects = [tiled_object(k + 1, "rock", float(x), float(y), width=float(w), height=float(h),
+                            rotation=float(rng.uniform(0, 90)))
+               for k, ((x, y), (w, h)) in enumerate(zip(corners, sides, strict=True))]  # fmt: skip
+    reach = np.hypot(sides[:, 0], sides[:, 1]) + 2  # a rock turns about its corner
+
+    def spots(n: int) -> list[tuple[float, float]]:
+        """n points clear of every rock (fewer where the rocks leave no room)."""
+        found = rng.uniform(4, size - 4, (50 * n, 2))
+        d = np.hypot(*(found[:, None, :] - corners[None, :, :]).transpose(2, 0, 1))
+        clear = found[(d > reach).all(axis=1)] if rocks else found
+        return [(float(x), float(y)) for x, y in clear[:n]]
+
+    points = [point(1000 + k, "food", x, y) for k, (x, y) in enumerate(spots(food))]
+    points += [point(2000 + k, "shark", x, y) for k, (x, y) in enumerate(spots(sharks))]
+    per_spawn = (MAX_TOTAL_FISH - sharks) // spawn_points
+    for k, (x, y) in enumerate(spots(spawn_points)):
+        count = int(rng.integers(1, per_spawn + 1))
+        radius = float(rng.uniform(4 * count**0.5, 300))  # room enough not to crowd
+        points.append(point(3000 + k, "spawn", x, y, count=("int", count),
+                            radius=("float", radius)))  # fmt: skip
+    doc = tiled_map(objects, points, props={"food_to_eat": ("int", 99999)})
+    doc.update(width=tiles[0], height=tiles[1])
+    return doc
+
+
+@pytest.mark.fuzz
+@pytest.mark.slow
+@settings(QUICK, max_examples=12)
+@given(doc=playable_maps())
+def test_any_level_within_the_limits_steps_within_a_frame(tmp_path: Path,
+                                                          doc: dict[str, Any]) -> None:  # fmt: skip
+    """The limits keep the cost of a step, not only of a load: whatever mix of rocks, food,
+    sharks and fish a level holds within them, a step takes less than a frame (CPU time on
+    one thread, median of 20 steps after 10)."""
+    try:
+        level = load_level(_write(tmp_path, doc))
+    except LevelError as error:
+        check_message(str(error))
+        event(f"refused: {str(error).split(': ', 2)[-1][:40]}")
+        return
+    event("played")
+    assert _median_step(level, steps=20, settle=10) < FRAME_SECONDS

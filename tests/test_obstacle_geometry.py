@@ -257,9 +257,13 @@ def test_field_follows_the_obstacle_entities() -> None:
     assert obstacle_field(flock) is field  # unchanged set: no rebuild
     esper.delete_entity(first, immediate=True)
     assert obstacle_field(flock).entities.tolist() == [second]
-    esper.add_component(second, Obstacle(Circle(0, 0, 1)))  # replaced in place: not noticed
-    assert obstacle_field(flock).shapes == (Rect(200, 100, 40, 20),)
+    esper.add_component(second, Obstacle(Circle(0, 0, 1)))  # replaced in place: noticed
+    replaced = obstacle_field(flock)
+    assert replaced.shapes == (Circle(0, 0, 1),) and obstacle_field(flock) is replaced
     assert refresh_obstacles(flock).shapes == (Circle(0, 0, 1),)
+    esper.clear_database()  # ids start again at 1: a new obstacle may take an old id
+    again = esper.create_entity(Obstacle(Circle(9, 9, 2)))
+    assert again == first and obstacle_field(flock).shapes == (Circle(9, 9, 2),)
 
 
 def test_stages_are_installed_in_order() -> None:

@@ -5,7 +5,6 @@ Each returns the argument in the form the flock keeps, or raises ValueError nami
 and the argument, before anything changes.
 """
 
-import math
 import weakref
 from collections.abc import Iterable, Sequence
 from itertools import islice
@@ -15,6 +14,7 @@ import numpy.typing as npt
 
 from shoal.components import Species
 from shoal.components import arguments as check
+from shoal.components.parameters import MAX_COORDINATE
 from shoal.systems.core.config import MAX_BOIDS
 from shoal.systems.core.events import EVENTS
 from shoal.systems.core.store import FloatArray, IntArray
@@ -43,8 +43,10 @@ def disc(owner: str, centre: object, radius: object) -> tuple[float, float, floa
         raise ValueError(f"{owner}: centre and radius: give both (a disc) or neither")
     x, y = check.pair(owner, "centre", centre)
     r = check.number(owner, "radius", radius, low=0.0)
-    if not math.isfinite(max(abs(x), abs(y)) + r):
-        check.fail(owner, "radius", radius, f"around centre {centre!r} overflows")
+    if not max(abs(x), abs(y)) + r <= MAX_COORDINATE:
+        check.fail(
+            owner, "radius", radius, f"around centre {centre!r} reaches past ±{MAX_COORDINATE:g}"
+        )
     return x, y, r
 
 
@@ -95,6 +97,6 @@ def points(values: npt.ArrayLike, name: str) -> FloatArray:
         return np.zeros((0, 2))
     if array.ndim != 2 or array.shape[1] != 2:
         raise ValueError(f"{name}: expected shape (n, 2), got {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name}: values must be finite")
+    if not np.all(np.abs(array) <= MAX_COORDINATE):  # also refuses NaN
+        raise ValueError(f"{name}: values must be finite, within ±{MAX_COORDINATE:g}")
     return array
