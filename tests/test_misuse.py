@@ -206,7 +206,8 @@ class Scene:
                 bad = True
             elif pick == "gone" and entity is not None:
                 with self.esper():
-                    esper.delete_entity(entity, immediate=True)  # gone from esper, not yet synced
+                    if esper.entity_exists(entity):  # (esper fails on one deleted both ways)
+                        esper.delete_entity(entity, immediate=True)  # gone, not yet synced
                 chosen.append(entity)
                 bad = True
             elif entity is not None:
@@ -325,8 +326,10 @@ class Scene:
                 esper.delete_entity(entity, immediate=immediate)
 
     def alive_obstacles(self) -> list[int]:
+        # esper itself fails on an entity deleted twice (deferred, then immediately):
+        # its next process() finds the deferred one gone. Not shoal's to honour.
         with self.esper():
-            return sorted(entities_with(Obstacle))
+            return sorted(e for e in entities_with(Obstacle) if esper.entity_exists(e))
 
     def do_predator(self, fx: float, fy: float) -> None:
         with self.esper():
