@@ -85,7 +85,7 @@ def test_any_output_path_is_checked_without_raising(name: str, folder: str) -> N
 def game(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "ARCADE_HEADLESS": "1"}
     return subprocess.run([sys.executable, "-m", "shoal.game", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+                          capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -232,7 +232,7 @@ def test_the_game_refuses_a_found_level_in_one_line(case: str, tmp_path: Path) -
     command = [sys.executable, "-m", "shoal.game", *level]
     env = {**os.environ, "ARCADE_HEADLESS": "1"}
     done = subprocess.run(
-        command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+        command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(f"shoal: error: {path}: "), done.stderr
