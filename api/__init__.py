@@ -31,9 +31,11 @@ from shoal.components import (
 from shoal.systems import (
     Flock,
     FlockConfig,
+    Preparation,
     add_obstacles,
     install,
     navigator,
+    prepare,
     uninstall,
     warm_up,
 )
@@ -50,12 +52,14 @@ __all__ = [
     "Polygon",
     "Position",
     "Predator",
+    "Preparation",
     "Rect",
     "Species",
     "Velocity",
     "add_obstacles",
     "install",
     "navigator",
+    "prepare",
     "uninstall",
     "warm_up",
 ]

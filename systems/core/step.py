@@ -101,7 +101,8 @@ def list_neighbours(cells: Cells, params: FloatArray, relations: IntArray) -> Ne
     start = stop - counts
     flat = buffers(int(stop[-1]) if len(stop) else 0)
     list_seen(cells, params, relations, start, out, flat)
-    return Neighbours.found(cells.row, start, stop, tuple(flat), cells.velocities, cells.species)
+    lists = (flat.slot, flat.dx, flat.dy, flat.dist)
+    return Neighbours.found(cells.row, start, stop, lists, cells.velocities, cells.species)
 
 
 GOAL_COLUMNS = 4
@@ -142,6 +143,7 @@ class Step:
 
     def goals_for(self, n: int) -> FloatArray:
         """`goals`, made (n, GOAL_COLUMNS) zeros first if it is not that shape."""
+        n = check.integer("Step.goals_for", "n", n, high=MAX_BOIDS)
         if self.goals.shape != (n, GOAL_COLUMNS):
             self.goals = np.zeros((n, GOAL_COLUMNS))
         return self.goals

@@ -19,6 +19,7 @@ boids into).
 
 from collections.abc import Iterable, Sequence
 from itertools import islice
+from numbers import Integral
 from typing import TYPE_CHECKING
 
 import esper
@@ -48,21 +49,7 @@ def obstacle_shapes(items: Iterable[object], merge: bool = True) -> list[Shape]:
         ValueError: an item is none of those, or its outline is not a simple polygon (the
             message names the item's index).
     """
-    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
-        check.fail("obstacle_shapes", "items", items, "must be an iterable of sprites or shapes")
-    listed = list(islice(items, MAX_ITEMS + 1))
-    if len(listed) > MAX_ITEMS:
-        check.fail("obstacle_shapes", "items", items, f"must hold at most {MAX_ITEMS} items")
-    shapes: list[Shape] = []
-    boxes: list[Box] = []
-    for k, item in enumerate(listed):
-        shape = _shape_of(k, item)
-        box = _box_of(shape) if merge else None
-        if box is None:
-            shapes.append(shape)
-        else:
-            boxes.append(box)
-    return shapes + [_rect(box) for box in _merged(boxes)]
+    return _shapes("obstacle_shapes", items, merge)
 
 
 def add_obstacles(flock: "Flock", items: Iterable[object], merge: bool = True) -> list[int]:
@@ -78,7 +65,7 @@ def add_obstacles(flock: "Flock", items: Iterable[object], merge: bool = True) -
     from shoal.systems.core.flock import Flock
 
     check.instance("add_obstacles", "flock", flock, Flock)
-    shapes = obstacle_shapes(items, merge)
+    shapes = _shapes("add_obstacles", items, merge)
     with flock.in_world():
         return [int(esper.create_entity(Obstacle(shape))) for shape in shapes]
 
@@ -88,28 +75,60 @@ def remove_obstacles(flock: "Flock", entities: Iterable[int]) -> None:
     from shoal.systems.core.flock import Flock
 
     check.instance("remove_obstacles", "flock", flock, Flock)
+    if isinstance(entities, str | bytes) or not isinstance(entities, Iterable):
+        check.fail("remove_obstacles", "entities", entities, "must be an iterable of entities")
+    listed = list(islice(entities, MAX_ITEMS + 1))
+    if len(listed) > MAX_ITEMS:
+        check.fail("remove_obstacles", "entities", entities, f"must hold at most {MAX_ITEMS}")
     with flock.in_world():
-        for entity in entities:
-            if not esper.entity_exists(entity) or not esper.has_component(entity, Obstacle):
+        for entity in listed:  # all checked before any is deleted: a refusal changes nothing
+            valid = isinstance(entity, Integral) and not isinstance(entity, bool)
+            if (
+                not valid
+                or not esper.entity_exists(entity)
+                or not esper.has_component(entity, Obstacle)
+            ):
                 check.fail("remove_obstacles", "entities", entity, "is not an obstacle entity")
+        for entity in {int(e) for e in listed}:
             esper.delete_entity(entity, immediate=True)
 
 
 # --- reading items ----------------------------------------------------------------------
-def _shape_of(k: int, item: object) -> Shape:
+def _shapes(owner: str, items: Iterable[object], merge: bool) -> list[Shape]:
+    """`obstacle_shapes`, its errors naming `owner`."""
+    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+        check.fail(owner, "items", items, "must be an iterable of sprites or shapes")
+    if not isinstance(merge, bool):
+        check.fail(owner, "merge", merge, "must be True or False")
+    listed = list(islice(items, MAX_ITEMS + 1))
+    if len(listed) > MAX_ITEMS:
+        check.fail(owner, "items", items, f"must hold at most {MAX_ITEMS} items")
+    shapes: list[Shape] = []
+    boxes: list[Box] = []
+    for k, item in enumerate(listed):
+        shape = _shape_of(owner, k, item)
+        box = _box_of(shape) if merge else None
+        if box is None:
+            shapes.append(shape)
+        else:
+            boxes.append(box)
+    return shapes + [_rect(box) for box in _merged(boxes)]
+
+
+def _shape_of(owner: str, k: int, item: object) -> Shape:
     """The shape of item k, or a ValueError naming it."""
     if isinstance(item, Circle | Rect | Polygon):
         return item
     points = _outline(item)
     if points is None:
         check.fail(
-            "obstacle_shapes", f"items[{k}]", item,
+            owner, f"items[{k}]", item,
             "must be a sprite (with a hit_box), a Tiled object (with a shape) or a shape",
         )  # fmt: skip
     try:
         return Polygon(points)
     except ValueError as error:
-        raise ValueError(f"obstacle_shapes: items[{k}]: {error}") from None
+        raise ValueError(f"{owner}: items[{k}]: {error}") from None
 
 
 def _outline(item: object) -> Sequence[Sequence[float]] | None:

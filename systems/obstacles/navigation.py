@@ -28,6 +28,7 @@ import numpy.typing as npt
 from shoal.components import arguments as check
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
+from shoal.systems.obstacles.checks import as_indices, as_limits, as_points
 from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field, surface
 from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, PoolArray
 from shoal.systems.obstacles.nav_grid import (
@@ -98,7 +99,9 @@ class Navigator:
     def __init__(
         self, flock: "Flock", cell: float = NAV_CELL, clearance: float = NAV_CLEARANCE
     ) -> None:
-        self._flock = weakref.ref(flock)
+        from shoal.systems.core.flock import Flock
+
+        self._flock = weakref.ref(check.instance("Navigator", "flock", flock, Flock))
         self.cell = check.number("Navigator", "cell", cell, low=0.0, above=True)
         self.clearance = check.number("Navigator", "clearance", clearance, low=0.0)
         self.enabled = True
@@ -155,7 +158,12 @@ class Navigator:
         indices), just past those cells; a cached field that does not reach them is
         extended (rebuilt further).
         """
-        return self._seek_slot(self.grid, x, y, limit, until)
+        x, y = check.number("seek_slot", "x", x), check.number("seek_slot", "y", y)
+        limit = check.number("seek_slot", "limit", limit, low=0.0, above=True, finite=False)
+        grid = self.grid
+        if until is not None:
+            until = as_indices("seek_slot", "until", until, np.size(until), 0, grid.nx * grid.ny)
+        return self._seek_slot(grid, x, y, limit, until)
 
     def _seek_slot(
         self, grid: NavGrid, x: float, y: float, limit: float, until: IntArray | None
@@ -183,6 +191,8 @@ class Navigator:
     def flee_slot(self, x: float, y: float, radius: float) -> int:
         """The pool slot of the flee map of a threat at (x, y) out to `radius`; -1 if none
         is free."""
+        x, y = check.number("flee_slot", "x", x), check.number("flee_slot", "y", y)
+        radius = check.number("flee_slot", "radius", radius, low=0.0, above=True)
         grid = self.grid
         cx, cy = grid.cell_of(x, y)
         key = ("flee", cy * grid.nx + cx, float(radius))
@@ -200,6 +210,8 @@ class Navigator:
 
     def seek_slots(self, targets: FloatArray, limits: FloatArray) -> IntArray:
         """`seek_slot` of each target (row) with its limit; all -1 when not `active`."""
+        targets = as_points("seek_slots", "targets", targets)
+        limits = as_limits("seek_slots", "limits", limits, len(targets))
         slots = np.full(len(targets), -1, np.int64)
         grid = self.grid
         if not self.enabled or not len(grid.field):
@@ -211,13 +223,16 @@ class Navigator:
     def sample(
         self, slots: IntArray, points: FloatArray
     ) -> tuple[IntArray, FloatArray, FloatArray]:
-        """Each point's way in its field slots[i]: WAY_* code, direction, distance."""
+        """Each point's way in its field slots[i] (-1: none): WAY_* code, direction,
+        distance."""
+        points = as_points("sample", "points", points)
         n = len(points)
+        grid = self.grid  # first: a new raster empties the pool
+        slots = as_indices("sample", "slots", slots, n, -1, len(self.pool))
         way = np.zeros(n, np.int64)
         directions = np.zeros((n, 2))
         distances = np.full(n, math.inf)
         if n:
-            grid = self.grid
             run_chunks(
                 sample_points, n, self.pool, slots, grid.cell_w, grid.cell_h, grid.wrap,
                 points, way, directions, distances,
@@ -242,7 +257,7 @@ class Navigator:
             radius: the line counts as free only if a disc this wide (px) passes.
         """
         x, y = check.pair("way_to", "target", target)
-        pts = _points("way_to", points)
+        pts = as_points("way_to", "points", points)
         radius = check.number("way_to", "radius", radius, low=0.0)
         offsets = self._offsets(pts, x, y)
         straight = np.hypot(*offsets.T)
@@ -283,13 +298,15 @@ class Navigator:
             ahead: how far along the way the waypoint lies (px, >= 0).
             radius: as in `way_to`.
         """
-        ahead = check.number("waypoint", "ahead", ahead, low=0.0)
+        tx, ty = check.pair("waypoint", "target", target)
         px, py = check.pair("waypoint", "point", point)
-        way = self.way_to(target, [(px, py)], radius)
+        ahead = check.number("waypoint", "ahead", ahead, low=0.0)
+        radius = check.number("waypoint", "radius", radius, low=0.0)
+        way = self.way_to((tx, ty), [(px, py)], radius)
         if not way.around[0]:
-            return float(target[0]), float(target[1]), float(way.distances[0])
+            return tx, ty, float(way.distances[0])
         grid = self.grid
-        slot = self.seek_slot(*target, until=grid.cells_of(np.array([(px, py)])))
+        slot = self.seek_slot(tx, ty, until=grid.cells_of(np.array([(px, py)])))
         x, y, _ = trace(self.pool, slot, grid.cell_w, grid.cell_h, grid.wrap, px, py, ahead)
         return x, y, float(way.distances[0])
 
@@ -348,16 +365,3 @@ def navigator(flock: "Flock") -> Navigator:
     if found is None:
         found = _navigators[flock] = Navigator(flock)
     return found
-
-
-def _points(owner: str, values: npt.ArrayLike) -> FloatArray:
-    """`values` as a finite (n, 2) float array, or a ValueError naming them."""
-    try:
-        array = np.ascontiguousarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        check.fail(owner, "points", values, "must be an (n, 2) array of numbers")
-    if array.size == 0:
-        return np.zeros((0, 2))
-    if array.ndim != 2 or array.shape[1] != 2 or not np.isfinite(array).all():
-        check.fail(owner, "points", values, "must be a finite (n, 2) array")
-    return array
