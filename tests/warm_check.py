@@ -140,7 +140,7 @@ def measure(flock: Flock) -> None:
 def navigate(flock: Flock) -> None:
     """Navigation: a host's wall sprites added and removed, steps round them, and the
     navigator's queries (ways, waypoints, fields towards targets and away from threats)."""
-    walls = arcade.SpriteList()
+    walls: arcade.SpriteList[arcade.SpriteSolidColor] = arcade.SpriteList()
     for k in range(6):  # a wall of tiles across the leader's way, one gap
         walls.append(arcade.SpriteSolidColor(32, 32, 300 + 32 * k + 64 * (k > 2), 300))
     entities = add_obstacles(flock, walls)
