@@ -28,7 +28,17 @@ from shoal.components import (
     Species,
     Velocity,
 )
-from shoal.systems import Flock, FlockConfig, install, uninstall, warm_up
+from shoal.systems import (
+    Flock,
+    FlockConfig,
+    Preparation,
+    add_obstacles,
+    install,
+    navigator,
+    prepare,
+    uninstall,
+    warm_up,
+)
 
 __all__ = [
     "Attractor",
@@ -42,10 +52,14 @@ __all__ = [
     "Polygon",
     "Position",
     "Predator",
+    "Preparation",
     "Rect",
     "Species",
     "Velocity",
+    "add_obstacles",
     "install",
+    "navigator",
+    "prepare",
     "uninstall",
     "warm_up",
 ]

@@ -13,7 +13,7 @@ import numpy as np
 
 from shoal.components import Food, Leader, Obstacle, Position, Species, Velocity
 from shoal.game.food import Sinking, TankSpace, free_spot, sink_food
-from shoal.game.leader_fish import LeaderState, patrol_point, swim_towards
+from shoal.game.leader_fish import WAYPOINT_AHEAD, LeaderState, patrol_point, swim_towards
 from shoal.game.level import Goal, Level, SpawnPoint
 from shoal.game.open_water import OpenWaterSystem
 from shoal.systems import (
@@ -24,9 +24,10 @@ from shoal.systems import (
     FlockConfig,
     inside_obstacle,
     install,
+    navigator,
     obstacle_field,
 )
-from shoal.systems.core.ecs import in_world
+from shoal.systems.core.ecs import entities_with, in_world
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import surface
 
@@ -57,8 +58,13 @@ SHARK = Species(
     catch_radius=12, catch_cooldown=4.0, wander_weight=0.8, wander_rate=1.0, leader_weight=0,
     food_weight=0,
 )  # fmt: skip
+LEADER_BODY = 6.0  # px: half the leader's width, kept clear of rocks on its way
 DROPPED_FOOD = Food(bites=3, radius=6)
 SINK_SPEED = 35.0  # px/s
+MAX_FOOD_IN_TANK = 100
+"""Most pellets in the tank at once (a level's and dropped ones): each costs Python work
+every step (sinking, seeking, bites); clicking on, a player once made 2,000 that cost 38 ms
+a step. The packaged levels start with 4 to 7."""
 POINTS_PER_BITE = 10
 POINTS_PER_FISH = 5  # for each fish alive when the level is won
 
@@ -205,9 +211,13 @@ class Tank:
         self.time += dt
         self._check_goal()
 
-    def drop_food(self, x: float, y: float) -> tuple[float, float]:
+    def drop_food(self, x: float, y: float) -> tuple[float, float] | None:
         """Drop a pellet that sinks (a click in the game) at the free spot nearest (x, y)
-        (a click in a rock drops it beside the rock); returns where it was dropped."""
+        (a click in a rock drops it beside the rock); returns where it was dropped, or None
+        when the tank already holds `MAX_FOOD_IN_TANK` pellets."""
+        with in_world(self.world):
+            if len(entities_with(Food)) >= MAX_FOOD_IN_TANK:
+                return None
         x, y = free_spot(self.space, x, y, DROPPED_FOOD.radius)
         with in_world(self.world):
             esper.create_entity(Position(x, y), Sinking(SINK_SPEED),
@@ -311,12 +321,24 @@ class Tank:
         level = self.level
         target = patrol_point(self.time, level.width, level.height) if self.autopilot else (
             self.target)  # fmt: skip
-        swim_towards(self.leader, target, dt)
+        waypoint, remaining = self._way_round(target)
+        swim_towards(self.leader, waypoint, dt, remaining)
         self._keep_leader_in_the_tank()
         with in_world(self.world):
             esper.component_for_entity(self._leader_entity, Position).xy = (
                 self.leader.x, self.leader.y)  # fmt: skip
             esper.component_for_entity(self._leader_entity, Velocity).xy = self.leader.velocity
+
+    def _way_round(self, target: tuple[float, float]) -> tuple[tuple[float, float], float]:
+        """The leader's next waypoint towards `target` round the rocks, and how far it is
+        (a target in a rock is moved to the free spot nearest it)."""
+        leader = self.leader
+        assert leader is not None
+        if len(self.space.field):
+            target = free_spot(self.space, *target, LEADER_BODY)
+        nav = navigator(self.flock)
+        x, y, remaining = nav.waypoint(target, (leader.x, leader.y), WAYPOINT_AHEAD, LEADER_BODY)
+        return (x, y), remaining
 
     def _keep_leader_in_the_tank(self) -> None:
         """The leader swims round rocks (pushed out of them) and stays in the tank."""

@@ -11,6 +11,11 @@ Quick use::
     esper.process(1 / 60)          # in arcade: from on_fixed_update(delta_time)
 """
 
+# isort: off
+# First: numba must know where shoal's kernels are cached before any kernel is defined.
+from shoal.systems.core import kernel_cache  # noqa: F401
+
+# isort: on
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import MAX_BOIDS, MAX_DT, MIN_DT, FlockConfig
 from shoal.systems.core.events import (
@@ -46,10 +51,12 @@ from shoal.systems.obstacles.field import (
     obstacle_field,
     refresh_obstacles,
 )
+from shoal.systems.obstacles.from_scene import add_obstacles, obstacle_shapes, remove_obstacles
+from shoal.systems.obstacles.navigation import Navigator, Way, navigator
 from shoal.systems.obstacles.system import ObstacleSystem
 from shoal.systems.seeking.system import SeekingSystem
 from shoal.systems.steering.system import SteeringSystem
-from shoal.systems.warmup import warm_up
+from shoal.systems.warmup import Preparation, prepare, warm_up
 
 __all__ = [
     "BOIDS_SPAWNED",
@@ -75,18 +82,26 @@ __all__ = [
     "FlockConfig",
     "LifecycleSystem",
     "MotionSystem",
+    "Navigator",
     "NeighbourSystem",
     "Neighbours",
     "ObstacleField",
     "ObstacleSystem",
+    "Preparation",
     "SeekingSystem",
     "SteeringSystem",
     "Step",
+    "Way",
+    "add_obstacles",
     "compile_field",
     "inside_obstacle",
     "install",
+    "navigator",
     "obstacle_field",
+    "obstacle_shapes",
+    "prepare",
     "refresh_obstacles",
+    "remove_obstacles",
     "uninstall",
     "warm_up",
 ]

@@ -4,12 +4,13 @@ from collections.abc import Iterable
 
 import esper
 
-from shoal.components import Species
+from shoal.components import Boid, Position, Species
 from shoal.components import arguments as check
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import in_world
-from shoal.systems.core.flock import Flock, checked_species
+from shoal.systems.core.ecs import entities_with, in_world, processors
+from shoal.systems.core.flock import Flock
+from shoal.systems.core.flock_arguments import checked_species
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.lifecycle.system import LifecycleSystem
 from shoal.systems.motion.system import MotionSystem
@@ -70,27 +71,55 @@ def install(
 
     Raises:
         ValueError: an argument is not what it should be (the message names it).
-        RuntimeError: shoal is already installed in that world (esper keeps one processor
-            per class per world; use `uninstall` first).
+        RuntimeError: another flock is installed in that world: one of its stages or boids
+            is there (esper keeps one processor per class per world; `uninstall` it first).
     """
     config = FlockConfig() if config is None else config
     check.instance("install", "config", config, FlockConfig)
     name = esper.current_world if world is None else world
     if not isinstance(name, str) or not name:
         check.fail("install", "world", world, "must be a non-empty string (or None)")
-    flock = Flock(config, checked_species("install", species), name)
+    species = checked_species("install", species)
     with in_world(name):
-        if esper.get_processor(NeighbourSystem) is not None:
-            raise RuntimeError(f"shoal is already installed in esper world {name!r}")
+        _refuse_another_flock(name)
+        flock = Flock(config, species, name)
         for system, priority in STAGES:
             esper.add_processor(system(flock), priority)
     return flock
 
 
 def uninstall(flock: Flock) -> None:
-    """Remove a flock's processors and boids from its world."""
+    """Remove a flock's boids and processors from its world (its stages, and any other
+    processor of it, such as a `RenderSystem` the host added); its calls that change the
+    world raise RuntimeError from then on. Uninstalling twice, or after the world was
+    deleted, does nothing more (and never makes the world again)."""
     check.instance("uninstall", "flock", flock, Flock)
+    members = flock._members
+    try:
+        members.check("uninstall")
+    except RuntimeError:  # already uninstalled, or the world is gone with everything in it
+        members.uninstalled = True
+        return
+    members.drop_gone()  # deleted through esper since the last step: not to despawn again
     flock.despawn(flock.entities.copy())
+    members.uninstalled = True
     with in_world(flock.world):
-        for system, _ in STAGES:
-            esper.remove_processor(system)
+        for stage in processors():
+            if isinstance(stage, FlockProcessor) and stage.flock is flock:
+                esper.remove_processor(type(stage))  # never another flock's, installed since
+
+
+def _refuse_another_flock(world: str) -> None:
+    """RuntimeError if the current world holds a stage or a boid of another flock."""
+    if any(esper.get_processor(system) is not None for system, _ in STAGES):
+        raise RuntimeError(
+            f"install: world = {check.shown(world)}: shoal is already installed there "
+            "(uninstall that flock first, or install into another world)"
+        )
+    for entity in entities_with(Boid):
+        position = esper.try_component(entity, Position)
+        if position is not None and position.bound:
+            raise RuntimeError(
+                f"install: world = {check.shown(world)} still holds boids of another flock "
+                f"(entity {entity}); uninstall that flock first"
+            )

@@ -101,7 +101,12 @@ def list_neighbours(cells: Cells, params: FloatArray, relations: IntArray) -> Ne
     start = stop - counts
     flat = buffers(int(stop[-1]) if len(stop) else 0)
     list_seen(cells, params, relations, start, out, flat)
-    return Neighbours.found(cells.row, start, stop, tuple(flat), cells.velocities, cells.species)
+    lists = (flat.slot, flat.dx, flat.dy, flat.dist)
+    return Neighbours.found(cells.row, start, stop, lists, cells.velocities, cells.species)
+
+
+GOAL_COLUMNS = 4
+"""Columns of `Step.goals`: flee x, flee y, chase x, chase y (px/s²)."""
 
 
 @dataclass(slots=True)
@@ -124,8 +129,14 @@ class Step:
             speed between steps, not a hop a step).
         neighbours: who each boid saw, listed on first use (`Flock.neighbours`); None until.
         noise: each row's random turn this step (radians; empty: no species has heading
-            noise), drawn by the first stage that needs it (`FlockProcessor.noise`); None
+            noise), drawn by the first stage that needs it (`FlockProcessor._noise`); None
             until then.
+        start: the positions when the step began (by row), read by the collision stage to
+            stop a boid that would pass through a thin obstacle within one step.
+        goals: per row, the flee and chase accelerations added this step (columns flee x,
+            flee y, chase x, chase y: written by the steering stage, flee added to by the
+            seeking stage), read by the obstacle stage, which turns those whose straight
+            way is blocked along the way round (navigation).
     """
 
     number: int
@@ -136,6 +147,15 @@ class Step:
     alarm_lead: FloatArray = field(default_factory=lambda: np.zeros(0))
     neighbours: Neighbours | None = None
     noise: FloatArray | None = None
+    start: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+    goals: FloatArray = field(default_factory=lambda: np.zeros((0, GOAL_COLUMNS)))
+
+    def goals_for(self, n: int) -> FloatArray:
+        """`goals`, made (n, GOAL_COLUMNS) zeros first if it is not that shape."""
+        n = check.integer("Step.goals_for", "n", n, high=MAX_BOIDS)
+        if self.goals.shape != (n, GOAL_COLUMNS):
+            self.goals = np.zeros((n, GOAL_COLUMNS))
+        return self.goals
 
 
 def _refuse(neighbours: Neighbours) -> NoReturn:

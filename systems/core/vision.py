@@ -130,6 +130,12 @@ def seen(
     reach_y = min(math.ceil(far / cells.size_y), ny)
     down_x, up_x = _offsets(cx, reach_x, cells.nx, cells.wrap)
     down_y, up_y = _offsets(cy, reach_y, ny, cells.wrap)
+    # The cell's arrays, passed one by one: handing the whole `Cells` tuple to a callee costs
+    # more than reading the cell (measured: 2,000 boids, 3.5 ms against 1.8 ms a step).
+    cell_start, positions, species, row = (
+        cells.cell_start, cells.positions, cells.species, cells.row,
+    )  # fmt: skip
+    width, height = cells.width, cells.height
     count = 0
     for ring in range(max(reach_x, reach_y) + 1):
         for ox in range(-min(ring, down_x), min(ring, up_x) + 1):
@@ -144,11 +150,12 @@ def seen(
                     continue  # the whole cell is out of reach
                 c = ((cx + ox) % cells.nx) * ny + (cy + oy) % ny
                 count = _read_cell(
-                    i, c, cells, xi, yi, s, r2, cos_half, all_round, hx, hy, inv_w, inv_h,
-                    params, relations, cap, count, out,
+                    i, cell_start[c], cell_start[c + 1], positions, species, row, width,
+                    height, xi, yi, s, r2, cos_half, all_round, hx, hy, inv_w, inv_h,
+                    relations, cap, count, out,
                 )  # fmt: skip
         if count == cap and out.dist[0] + slack < _beyond(
-            ring, fx, fy, cells, down_x, up_x, down_y, up_y
+            ring, fx, fy, cells.size_x, cells.size_y, cells.wrap, down_x, up_x, down_y, up_y
         ):
             break  # nothing outside these rings can be nearer than the farthest kept
     if count == cap:
@@ -159,8 +166,13 @@ def seen(
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def _read_cell(
     i: int,
-    c: int,
-    cells: Cells,
+    first: int,
+    last: int,
+    positions: FloatArray,
+    species: IntArray,
+    row: IntArray,
+    width: float,
+    height: float,
     xi: float,
     yi: float,
     s: int,
@@ -171,22 +183,21 @@ def _read_cell(
     hy: float,
     inv_w: float,
     inv_h: float,
-    params: FloatArray,
     relations: IntArray,
     cap: int,
     count: int,
     out: Seen,
 ) -> int:
-    """Test the boids of cell c and keep those slot i sees; returns the new count."""
-    first, last = cells.cell_start[c], cells.cell_start[c + 1]
+    """Test the boids of slots [first, last) (one cell) and keep those slot i sees;
+    returns the new count."""
     stride = max(1, (last - first + CELL_SAMPLE - 1) // CELL_SAMPLE)
     for j in range(first, last, stride):
-        dx = wrap_offset(cells.positions[j, 0] - xi, cells.width, inv_w)
-        dy = wrap_offset(cells.positions[j, 1] - yi, cells.height, inv_h)
+        dx = wrap_offset(positions[j, 0] - xi, width, inv_w)
+        dy = wrap_offset(positions[j, 1] - yi, height, inv_h)
         d2 = dx * dx + dy * dy
         if d2 > r2 or j == i:
             continue
-        relation = relations[s, cells.species[j]]
+        relation = relations[s, species[j]]
         if relation == RELATION_IGNORE:
             continue
         d = math.sqrt(d2)
@@ -199,10 +210,10 @@ def _read_cell(
             out.slot[count], out.dx[count], out.dy[count], out.dist[count] = j, dx, dy, d
             count += 1
             if count == cap:
-                _heapify(cap, cells.row, out)
-        elif _nearer(d, cells.row[j], out.dist[0], cells.row[out.slot[0]]):
+                _heapify(cap, row, out)
+        elif _nearer(d, row[j], out.dist[0], row[out.slot[0]]):
             out.slot[0], out.dx[0], out.dy[0], out.dist[0] = j, dx, dy, d
-            _sift_down(0, cap, cells.row, out)
+            _sift_down(0, cap, row, out)
     return count
 
 
@@ -243,24 +254,33 @@ def _one_way_gap(offset: int, f: float, size: float) -> float:
 
 @numba.njit(cache=True, nogil=True)
 def _beyond(
-    ring: int, fx: float, fy: float, cells: Cells, down_x: int, up_x: int, down_y: int, up_y: int
+    ring: int,
+    fx: float,
+    fy: float,
+    size_x: float,
+    size_y: float,
+    wrap: bool,
+    down_x: int,
+    up_x: int,
+    down_y: int,
+    up_y: int,
 ) -> float:
     """The least distance from the boid to any cell outside rings 0..ring (inf if none)."""
     best = math.inf
-    if cells.wrap:  # the cells left may be nearer the other way round
+    if wrap:  # the cells left may be nearer the other way round
         if ring < max(down_x, up_x):
-            best = min(best, ring * cells.size_x + min(fx, cells.size_x - fx))
+            best = min(best, ring * size_x + min(fx, size_x - fx))
         if ring < max(down_y, up_y):
-            best = min(best, ring * cells.size_y + min(fy, cells.size_y - fy))
+            best = min(best, ring * size_y + min(fy, size_y - fy))
         return best
     if ring < down_x:
-        best = min(best, fx + ring * cells.size_x)
+        best = min(best, fx + ring * size_x)
     if ring < up_x:
-        best = min(best, cells.size_x - fx + ring * cells.size_x)
+        best = min(best, size_x - fx + ring * size_x)
     if ring < down_y:
-        best = min(best, fy + ring * cells.size_y)
+        best = min(best, fy + ring * size_y)
     if ring < up_y:
-        best = min(best, cells.size_y - fy + ring * cells.size_y)
+        best = min(best, size_y - fy + ring * size_y)
     return best
 
 

@@ -12,8 +12,8 @@ Add it yourself (`install` does not, so that a headless simulation never needs a
 
 Modules: `system` (the stage: record each step, draw a frame), `sprite_feed` (positions and
 angles into the SpriteList in bulk), `interpolation` and `headings` (what is drawn between
-two steps), `looks` (textures and per-species looks), `debug_overlay` and `overlay_shapes`
-(the D overlay). Importing this package imports arcade: in headless programs set
+two steps), `looks` (textures and per-species looks), `debug_overlay`, `overlay_shapes` and
+`triangles` (the D overlay). Importing this package imports arcade: in headless programs set
 ``ARCADE_HEADLESS=1`` first.
 """
 

@@ -82,18 +82,20 @@ def steer(
     alarm: FloatArray,
     alarm_lead: FloatArray,
     target_row: IntArray,
+    goals: FloatArray,
 ) -> None:
     """Write the acceleration, alarm and chase target of slots [first, last) (store rows).
 
     Each boid looks at its neighbours once (`seen`, in cell order: nearby memory) and reacts
     to them at once: the lists are never stored. `cells.alarm` holds the alarm levels of the
     previous step; `cooldown` (seconds until each boid may catch again), `alarm_age` and
-    `burst` (see `FlockStore`) are in row order.
+    `burst` (see `FlockStore`) are in row order. `goals` gets the flee (from a predator it
+    sees) and chase terms, for navigation.
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     for i in range(first, last):
         t = _rule_terms(i, cells, cooldown, alarm_age, burst, params, relations, dt, 0.0, out)
-        _write(i, t, cells, accelerations, alarm, alarm_lead, target_row)
+        _write(i, t, cells, accelerations, alarm, alarm_lead, target_row, goals)
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -113,6 +115,7 @@ def steer_in_order(
     alarm: FloatArray,
     alarm_lead: FloatArray,
     target_row: IntArray,
+    goals: FloatArray,
 ) -> None:
     """`steer` for a flock that updates in place: row by row (slot `rank[row]`), each boid
     moved in `cells` (its copy of the positions and velocities) before the next one looks,
@@ -126,7 +129,7 @@ def steer_in_order(
     for row in range(rank.shape[0]):
         i = rank[row]
         t = _rule_terms(i, cells, cooldown, alarm_age, burst, params, relations, dt, slack, out)
-        _write(i, t, cells, accelerations, alarm, alarm_lead, target_row)
+        _write(i, t, cells, accelerations, alarm, alarm_lead, target_row, goals)
         pos, vel = cells.positions, cells.velocities
         x, y, vx, vy = advance(
             pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1], accelerations[row, 0],
@@ -139,9 +142,10 @@ def steer_in_order(
 @numba.njit(cache=True, nogil=True)
 def _write(
     i: int, t: Terms, cells: Cells, accelerations: FloatArray, alarm: FloatArray,
-    alarm_lead: FloatArray, target_row: IntArray,
+    alarm_lead: FloatArray, target_row: IntArray, goals: FloatArray,
 ) -> None:  # fmt: skip
-    """Store slot i's terms: clamp(flocking, limit) + flee + chase, its alarm and target."""
+    """Store slot i's terms: clamp(flocking, limit) + flee + chase, its alarm and target, and
+    its flee (from a predator it sees, not a scared neighbour) and chase terms as goals."""
     ax, ay = clamp_length(t[0] + t[2] + t[4], t[1] + t[3] + t[5], t[10])
     row = cells.row[i]
     accelerations[row, 0] = ax + t[6] + t[8]
@@ -149,6 +153,9 @@ def _write(
     alarm[row] = t[11]
     alarm_lead[row] = t[13]
     target_row[row] = cells.row[t[12]] if t[12] >= 0 else -1
+    fled = t[11] == 1.0  # alarm 1: it flees a predator it sees
+    goals[row, 0], goals[row, 1] = (t[6], t[7]) if fled else (0.0, 0.0)
+    goals[row, 2], goals[row, 3] = t[8], t[9]
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
