@@ -9,11 +9,11 @@ fear, obstacles) are left alone.
 
 - ``school``: one aligned group that travels. Strong alignment over a wide view, with room
   between fish.
-- ``mill``: every fish circles the middle of the group the same way round. Constant speed and
-  a capped turn rate (NetLogo-style ``turn`` steering) with strong cohesion towards the fish
-  in view, a weak pull to match headings and a blind angle behind: Couzin's "torus" regime.
-  ``cohere_turn`` (degrees per step) equals ``max_turn_rate`` × dt at dt = 1/60 s; a
-  different step breaks that balance, and then the fish swarm instead of milling.
+- ``mill``: one ring of fish circling an empty core, all the same way round. Constant speed,
+  cohesion that grows with the distance to the centre of the fish in view (a spring: the
+  ring's radius is speed / √cohesion_weight = 100 px), alignment only with the fish within
+  30 px, and a blind angle behind: Couzin's "torus" regime, in simulated seconds (the same
+  mill at 30, 60 or 120 steps a second; benchmarks/mill.py).
 - ``baitball``: a tight, slow, dense ball. Cohesion over a long range, separation only at
   close range, little alignment.
 - ``scatter``: loose individuals. No alignment or cohesion, spacing out to the edge of
@@ -27,16 +27,17 @@ radius; ``groups 50`` within 50 px (the default perception), one yardstick for a
 | preset   | polarization     | milling          | mean_nn_distance | groups     | groups 50     |
 |----------|------------------|------------------|------------------|------------|---------------|
 | school   | 0.98 (0.90-1.00) | 0.04 (0.00-0.20) | 16.9 (15.0-18.2) | 1          | 1             |
-| mill     | 0.14 (0.05-0.22) | 0.61 (0.55-0.67) | 11.9 (10.7-12.8) | 1          | 1.9 (1-3)     |
+| mill     | 0.20 (0.03-0.48) | 0.94 (0.82-0.98) | 10.2 (9.9-10.8)  | 1          | 1             |
 | baitball | 0.18 (0.08-0.24) | 0.07 (0.00-0.14) | 7.0 (6.7-7.4)    | 1          | 1             |
 | scatter  | 0.06 (0.01-0.16) | 0.03 (0.01-0.05) | 51.0 (49.5-53.3) | 69 (63-73) | 109 (104-118) |
 
-In a ``wrap`` world of that size the signatures are the same (the mill and the baitball never
-reach the walls: mill 0.61, polarization 0.14). With 60 fish: mill 0.59 (0.54-0.69),
-polarization 0.25 (at most 0.33); with 400: mill 0.52 (0.42-0.59), polarization 0.19. The
-mill forms from a disc spawn in 15-25 s, as a rotating disc whose middle is thin rather than
-empty; fish spread over the whole tank at the start make two groups in that time instead.
-Obstacles, food and currents (the game's levels) disturb the patterns, the mill most.
+The mill forms from a disc spawn in 20-40 s (at 30 s some seeds still travel a little:
+polarization up to 0.48) and then holds: over the following minute milling stays at 0.90 or
+more and polarization at 0.30 or less in 11 of 12 runs (seeds 0-3 at 1/30, 1/60 and 1/120
+s; the twelfth peaks just over 0.30), measured by benchmarks/mill.py.
+Obstacles, food and currents (the game's levels) disturb the patterns, the mill most: without
+sharks or a leader it holds in the reef (3 seeds of 4), not among the kelp or in the caves
+(too little open room) nor in open water (the current and the food pull the ring apart).
 """
 
 import math
@@ -147,10 +148,12 @@ PRESETS: dict[str, Preset] = {
             # Every fish swims at one speed and is drawn to the centre of all the fish it sees
             # as by a spring (cohesion grows with the distance): at speed v it can only circle
             # that centre where the pull is the v² / r a circle needs, r = v / √cohesion_weight
-            # = 100 px. So the school is a ring with an empty core. Alignment
-            # with the few fish within 30 px turns every fish of the ring the same way round,
-            # and the blind angle behind keeps a fish from matching the ones it has passed
-            # (with 360° the school travels off as one instead).
+            # = 100 px. So the school is a ring with an empty core. Alignment with the few
+            # fish within 30 px turns the ring's fish the same way round; the blind angle
+            # behind keeps a fish from matching the ones it has passed. Measured (open water,
+            # 150 fish, benchmarks/mill.py): weaker alignment (0.5) leaves streams circling
+            # both ways for a minute or more (milling near 0 in 2 of 4 seeds), stronger (3.0)
+            # or a wider blind angle (220°) lets the ring break into one travelling school.
             steering="accumulate",
             min_speed=100.0,
             max_speed=100.0,
@@ -158,9 +161,9 @@ PRESETS: dict[str, Preset] = {
             perception_radius=400.0,
             alignment_radius=30.0,
             separation_radius=16.0,
-            fov_degrees=270.0,
+            fov_degrees=300.0,
             separation_weight=2.0,
-            alignment_weight=0.5,
+            alignment_weight=1.5,
             cohesion_weight=1.0,
         ),
         _preset(

@@ -66,8 +66,8 @@ def test_school_is_one_aligned_group(measured: dict[str, Signature]) -> None:
 @pytest.mark.slow
 def test_mill_rotates_without_travelling(measured: dict[str, Signature]) -> None:
     mill = measured["mill"]
-    assert mill["milling"] >= 0.5, mill  # measured 0.55-0.67 over seeds 0-7
-    assert mill["polarization"] <= 0.3, mill  # measured 0.05-0.22
+    assert mill["milling"] >= 0.6, mill  # measured 0.82-0.98 over seeds 0-7 (at 30 s)
+    assert mill["polarization"] <= 0.3, mill  # measured 0.03-0.48 (still forming in some)
     assert mill["groups"] == 1, mill
 
 
