@@ -1,0 +1,67 @@
+"""Behaviour in simulated seconds (issue 18): every preset gives the same signature at fixed
+steps of 1/30, 1/60 and 1/120 s. benchmarks/timestep.py prints the table over more seeds."""
+
+import esper
+import numpy as np
+import pytest
+
+from shoal.components import Species
+from shoal.game.presets import PRESETS, preset
+from shoal.systems import FlockConfig, install
+from shoal.systems.metrics import mean_nn_distance, milling, polarization
+
+SECONDS = 40
+# Where the 1/60 s value is under SMALL (a mill's polarization, a school's milling: noise
+# round zero) a share of it means nothing: the other steps' values must be under SMALL too
+# (the same phase).
+SMALL = 0.3
+
+
+def measures(name: str, dt: float) -> dict[str, float]:
+    """The preset's measures, averaged over its last 10 s (once a second) and seeds 0 and 1:
+    one sample of one run varies by more than 10 % from second to second."""
+    samples: list[tuple[float, float, float]] = []
+    for seed in (0, 1):
+        species = preset(name).species(Species("fish"))
+        world = f"timestep-test-{name}-{dt}-{seed}"
+        flock = install(FlockConfig(seed=seed, dt=dt), [species], world=world)
+        try:
+            flock.scatter("fish", 150, centre=(640.0, 360.0), radius=150.0)
+            for second in range(SECONDS):
+                for _ in range(round(1 / dt)):
+                    flock.step()
+                if second >= SECONDS - 10:
+                    pos, vel = flock.positions, flock.velocities
+                    samples.append((polarization(vel), milling(pos, vel), mean_nn_distance(pos)))
+        finally:
+            esper.delete_world(world)
+    mean = np.mean(samples, axis=0)
+    return {"polarization": mean[0], "milling": mean[1], "nn": mean[2]}
+
+
+SCHOOL_SPACING = pytest.mark.xfail(
+    strict=True,
+    reason="a school's spacing still depends on the step: 19.4 px at 1/30 s, 17.1 at 1/60 s "
+    "(seeds 0-1, 30-40 s; issue 18, not yet found)",
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=SCHOOL_SPACING) if n == "school" else n for n in sorted(PRESETS)]
+)
+def test_a_preset_looks_the_same_at_30_60_and_120_steps_a_second(name: str) -> None:
+    reference = measures(name, 1 / 60)
+    for dt in (1 / 30, 1 / 120):
+        other = measures(name, dt)
+        for key, value in reference.items():
+            if abs(value) < SMALL:
+                assert abs(other[key]) < SMALL, (name, dt, key, other[key], value)
+            else:
+                assert abs(other[key] - value) <= 0.1 * abs(value), (
+                    name,
+                    dt,
+                    key,
+                    other[key],
+                    value,
+                )
