@@ -22,10 +22,19 @@ import esper
 import numpy as np
 
 from shoal.components import Attractor, Leader, Position, Species, Velocity
+from shoal.components import arguments as check
 from shoal.systems import Flock, FlockConfig, install
 
 DT = 1.0 / 60.0
 """One frame (tick) of a post is one step of this many seconds."""
+MAX_COUNT = 100_000
+"""The most boids a recipe starts with."""
+
+
+def _checked(owner: str, seed: object, count: object) -> tuple[int, int]:
+    """A recipe's seed and boid count, checked (ValueError naming the recipe and field)."""
+    return (check.integer(owner, "seed", seed, high=2**63 - 1),
+            check.integer(owner, "count", count, low=1, high=MAX_COUNT))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +96,8 @@ def virtual_walls(seed: int = 0, count: int = 100, scale: float = 20.0) -> Recip
     alignment 2/8 per s, cohesion 1/8 per s². The post lets a boid cross a wall (its push is
     only a virtual boid's); shoal keeps it in.
     """
+    seed, count = _checked("recipes.virtual_walls", seed, count)
+    scale = check.number("recipes.virtual_walls", "scale", scale, low=0.0, above=True)
     fov = 5.0 * scale
     max_speed = 5.0 * scale
     config = FlockConfig(400.0 / 20.0 * scale, 400.0 / 20.0 * scale, "contain", margin=0.0,
@@ -122,6 +133,7 @@ def canvas(seed: int = 0, count: int = 70) -> Recipe:
     rules, then the walls, then limits the speed. The canvas does not stop a boid at its
     edge; shoal does.
     """
+    seed, count = _checked("recipes.canvas", seed, count)
     fps, width, height, margin, limit = 60.0, 540.0, 720.0, 100.0, 15.0 * 60.0
     config = FlockConfig(width, height, "contain", margin=margin,
                          wall_weight=1.0 * fps * fps * margin / limit**2, seed=seed, dt=1 / fps,
@@ -156,6 +168,7 @@ def leader(seed: int = 0, count: int = 50) -> Recipe:
     every frame, which keeps the flock at its top speed) and wander for the noise. The
     leader is an agent: move its `Position` (setup.agents["leader"]).
     """
+    seed, count = _checked("recipes.leader", seed, count)
     config = FlockConfig(1280.0, 720.0, "contain", seed=seed, dt=DT)
     species = Species(
         "boid", steering="accumulate", perception_radius=2000.0, separation_radius=0.0,
@@ -185,6 +198,7 @@ def prey(seed: int = 0, count: int = 60) -> Recipe:
     frame after frame; shoal steers afresh each step, with the force and weights that give
     the post's spacing, speed and polarization (see the tests).
     """
+    seed, count = _checked("recipes.prey", seed, count)
     side = 2400.0  # the post's plane has no edge: a torus wide enough that none meet
     config = FlockConfig(side, side, "wrap", seed=seed, dt=DT)
     species = Species(
@@ -221,6 +235,8 @@ def netlogo(seed: int = 0, count: int = 300, patch: float = 8.0) -> Recipe:
     on the total turn (the post adds the rules' turns). The post gives every group its own
     parameters: add a species per group (they flock together: relate them "flock").
     """
+    seed, count = _checked("recipes.netlogo", seed, count)
+    patch = check.number("recipes.netlogo", "patch", patch, low=0.0, above=True)
     side = 71.0 * patch
     config = FlockConfig(side, side, "wrap", seed=seed, dt=DT)
     ticks = 1.0 / DT

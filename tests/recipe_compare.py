@@ -1,0 +1,103 @@
+"""Each source post's recipe (`shoal.recipes`) against a port of the post's own code
+(tests/sources.py): spacing, speed and polarization, averaged over the last seconds.
+
+Run ``python tests/recipe_compare.py`` to print the table (the tests in test_recipes.py
+assert on the same numbers).
+"""
+
+import math
+import os
+from collections.abc import Callable
+from typing import Any
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+import esper
+import numpy as np
+import sources
+
+from shoal.components import Position
+from shoal.recipes import RECIPES, Setup
+from shoal.systems.metrics import mean_nn_distance, polarization
+
+SECONDS = 20.0
+FRAMES = round(SECONDS * 60)
+TAIL = 120  # the last 2 s (120 frames), sampled every 10 frames
+MEASURES = ("spacing", "speed", "polarization")
+Measures = dict[str, float]
+
+
+def measures(positions: np.ndarray, velocities: np.ndarray, wrap: Any) -> Measures:
+    """Mean over the sampled frames of each measure."""
+    picked = range(len(positions) - TAIL, len(positions), 10)
+    rows = [
+        (mean_nn_distance(positions[k], wrap), float(np.linalg.norm(velocities[k], axis=1).mean()),
+         polarization(velocities[k]))
+        for k in picked
+    ]  # fmt: skip
+    mean = np.mean(rows, axis=0)
+    return dict(zip(MEASURES, (float(v) for v in mean), strict=True))
+
+
+PORTS: dict[str, Callable[[int], sources.Run]] = {
+    "virtual_walls": lambda seed: sources.unity_000(seed, FRAMES),
+    "canvas": lambda seed: sources.canvas_001(seed, FRAMES),
+    "leader": lambda seed: sources.unity_002(seed, FRAMES),
+    "prey": lambda seed: sources.godot_003(seed, FRAMES),
+    "netlogo": lambda seed: sources.netlogo_004(seed, FRAMES),
+}
+# The ports' worlds that wrap (for the spacing): 004's torus.
+PORT_WRAP = {"netlogo": (71 * 8.0, 71 * 8.0)}
+
+
+def port(name: str, seed: int) -> Measures:
+    run = PORTS[name](seed)
+    return measures(run.positions, run.velocities, PORT_WRAP.get(name))
+
+
+def recipe(name: str, seed: int) -> tuple[Measures, float]:
+    """The recipe's measures, and (003) the least distance of a boid to the prey."""
+    setup: Setup = RECIPES[name](seed=seed).install()
+    flock = setup.flock
+    config = flock.config
+    wrap = (config.width, config.height) if config.wraps else None
+    positions, velocities = np.zeros((FRAMES, len(flock), 2)), np.zeros((FRAMES, len(flock), 2))
+    nearest = math.inf
+    try:
+        for frame in range(FRAMES):
+            if name == "leader":
+                centre, radius, speed = (640.0, 360.0), 150.0, 60.0
+                x, y = sources.leader_at(frame * config.dt, centre, radius, speed)
+                with flock.in_world():
+                    esper.component_for_entity(setup.agents["leader"], Position).x = x
+                    esper.component_for_entity(setup.agents["leader"], Position).y = y
+            flock.step()
+            positions[frame], velocities[frame] = flock.positions, flock.velocities
+            if name == "prey":
+                with flock.in_world():
+                    prey = esper.component_for_entity(setup.agents["prey"], Position)
+                nearest = min(
+                    nearest, float(np.hypot(*(flock.positions - (prey.x, prey.y)).T).min())
+                )
+    finally:
+        esper.delete_world(flock.world)
+    return measures(positions, velocities, wrap), nearest
+
+
+def main() -> None:
+    print("recipe         measure       port     shoal    difference")
+    for name in RECIPES:
+        for seed in (0,):
+            ours, nearest = recipe(name, seed)
+            theirs = port(name, seed)
+            for m in MEASURES:
+                gap = abs(ours[m] - theirs[m]) / abs(theirs[m]) if theirs[m] else math.inf
+                print(
+                    f"{name:14s} {m:12s} {theirs[m]:8.2f} {ours[m]:8.2f}   {gap:6.1%}", flush=True
+                )
+            if name == "prey":
+                print(f"{name:14s} nearest to the prey: {nearest:.2f} px (dead radius 10)")
+
+
+if __name__ == "__main__":
+    main()
