@@ -39,17 +39,8 @@ def measures(name: str, dt: float) -> dict[str, float]:
     return {"polarization": mean[0], "milling": mean[1], "nn": mean[2]}
 
 
-SCHOOL_SPACING = pytest.mark.xfail(
-    strict=True,
-    reason="a school's spacing still depends on the step: 19.4 px at 1/30 s, 17.1 at 1/60 s "
-    "(seeds 0-1, 30-40 s; issue 18, not yet found)",
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=SCHOOL_SPACING) if n == "school" else n for n in sorted(PRESETS)]
-)
+@pytest.mark.parametrize("name", sorted(PRESETS))
 def test_a_preset_looks_the_same_at_30_60_and_120_steps_a_second(name: str) -> None:
     reference = measures(name, 1 / 60)
     for dt in (1 / 30, 1 / 120):
