@@ -45,6 +45,7 @@ from shoal.systems.core.species_table import (
     STYLE_ACCUMULATE,
     STYLE_REYNOLDS,
     STYLE_TURN,
+    STYLE_ZONES,
     WALLS_NEIGHBOURS,
 )
 from shoal.systems.core.store import FloatArray, IntArray
@@ -212,6 +213,10 @@ def _rule_terms(
     falloff = int(params[s, P_FALLOFF])
     style = int(params[s, P_STYLE])
     alarm_speed = params[s, P_ALARM_SPEED]
+    # Unit headings and offsets cost a square root and divisions per neighbour: only the
+    # styles that use them gather them (turn: headings; zones: all three).
+    headings = style == STYLE_TURN or style == STYLE_ZONES
+    zoned = style == STYLE_ZONES
     # --- gather: sums over its neighbours, by relation and zone --------------------------
     count = aligned = separated = repelled = attracted = 0
     sum_vx = sum_vy = 0.0  # velocities of flockmates in the zone of orientation
@@ -247,11 +252,12 @@ def _rule_terms(
                 aligned += 1
                 sum_vx += wx
                 sum_vy += wy
-                w_speed = math.sqrt(wx * wx + wy * wy)
-                if w_speed > 0.0:
-                    sum_hx += wx / w_speed
-                    sum_hy += wy / w_speed
-            elif d > 0.0:
+                if headings:
+                    w_speed = math.sqrt(wx * wx + wy * wy)
+                    if w_speed > 0.0:
+                        sum_hx += wx / w_speed
+                        sum_hy += wy / w_speed
+            elif zoned and d > 0.0:
                 attracted += 1
                 att_x += dx / d
                 att_y += dy / d
@@ -270,7 +276,7 @@ def _rule_terms(
                 px, py = _push(i, j, slot_row, dx, dy, d, sep_radius, falloff)
                 sep_x += px
                 sep_y += py
-                if d > 0.0:
+                if zoned and d > 0.0:
                     repelled += 1
                     rep_x -= dx / d
                     rep_y -= dy / d
@@ -281,7 +287,7 @@ def _rule_terms(
             px, py = _push(i, j, slot_row, dx, dy, d, perception, falloff)
             sep_x += px
             sep_y += py
-            if d > 0.0:
+            if zoned and d > 0.0:
                 repelled += 1
                 rep_x -= dx / d
                 rep_y -= dy / d
