@@ -12,6 +12,7 @@ Quick use::
 """
 
 from shoal.systems.collision.system import CollisionSystem
+from shoal.systems.core.clock import StepClock
 from shoal.systems.core.config import MAX_BOIDS, MAX_DT, MIN_DT, FlockConfig
 from shoal.systems.core.events import (
     BOID_EATEN,
@@ -19,6 +20,7 @@ from shoal.systems.core.events import (
     FOOD_BITTEN,
     FOOD_EATEN,
     LEADER_LOST,
+    PREY_CAUGHT,
 )
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.species_table import RELATIONS
@@ -34,6 +36,7 @@ from shoal.systems.install import (
     STAGES,
     STEERING_PRIORITY,
     install,
+    installed_flock,
     uninstall,
 )
 from shoal.systems.lifecycle.system import LifecycleSystem
@@ -65,6 +68,7 @@ __all__ = [
     "MOTION_PRIORITY",
     "NEIGHBOURS_PRIORITY",
     "OBSTACLES_PRIORITY",
+    "PREY_CAUGHT",
     "RELATIONS",
     "RENDER_PRIORITY",
     "SEEKING_PRIORITY",
@@ -82,9 +86,11 @@ __all__ = [
     "SeekingSystem",
     "SteeringSystem",
     "Step",
+    "StepClock",
     "compile_field",
     "inside_obstacle",
     "install",
+    "installed_flock",
     "obstacle_field",
     "refresh_obstacles",
     "uninstall",

@@ -8,7 +8,7 @@ from shoal.components import Species
 from shoal.components import arguments as check
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import in_world
+from shoal.systems.core.ecs import in_world, processors, remove_handler
 from shoal.systems.core.flock import Flock, checked_species
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.lifecycle.system import LifecycleSystem
@@ -35,7 +35,8 @@ COLLISION_PRIORITY = 250
 LIFECYCLE_PRIORITY = 200
 """Priority of LifecycleSystem: catches, bites, eaten food."""
 RENDER_PRIORITY = 100
-"""Priority for RenderSystem (added by the host: it needs arcade)."""
+"""Priority of RenderSystem (added by `shoal.install(..., render=True)` or
+`shoal.systems.render.add_rendering`: it needs arcade)."""
 
 STAGES: tuple[tuple[type[FlockProcessor], int], ...] = (
     (NeighbourSystem, NEIGHBOURS_PRIORITY),
@@ -54,43 +55,88 @@ def install(
     species: Iterable[Species] = (),
     *,
     world: str | None = None,
+    replace: bool = False,
 ) -> Flock:
     """Create a flock and register its processors in an esper world.
 
     Args:
-        config: the world's size, boundary mode, fixed dt and seed (defaults: `FlockConfig()`).
+        config: the world's bounds, boundary mode, fixed dt and seed (defaults:
+            `FlockConfig()`).
         species: species to register now (more can be added with `Flock.add_species`).
         world: None installs into the host's *current* esper world: the host's
             `esper.process(dt)` then steps the flock with its own processors. A name installs
             into a world of shoal's own (created if needed; the current world stays current):
-            step it with `flock.step()`.
+            step it with `flock.step()` or `flock.update(delta_time)`.
+        replace: uninstall the flock already installed in that world first (a level that
+            restarts); without it, a second install there raises RuntimeError.
 
     Returns:
-        The `Flock`: spawn, query and tune boids through it.
+        The `Flock`: spawn, query and tune boids through it; tie sprites to it.
 
     Raises:
         ValueError: an argument is not what it should be (the message names it).
-        RuntimeError: shoal is already installed in that world (esper keeps one processor
-            per class per world; use `uninstall` first).
+        RuntimeError: shoal is already installed in that world and `replace` is False
+            (esper keeps one processor per class per world).
     """
     config = FlockConfig() if config is None else config
     check.instance("install", "config", config, FlockConfig)
+    check.instance("install", "replace", replace, bool)
     name = esper.current_world if world is None else world
     if not isinstance(name, str) or not name:
         check.fail("install", "world", world, "must be a non-empty string (or None)")
     flock = Flock(config, checked_species("install", species), name)
+    existing = installed_flock(name)
+    if existing is not None:
+        if not replace:
+            raise RuntimeError(
+                f"install: shoal is already installed in esper world {name!r} "
+                "(uninstall it first, or pass replace=True)"
+            )
+        uninstall(existing)
+    flock.owns_world = name not in esper.list_worlds()
     with in_world(name):
-        if esper.get_processor(NeighbourSystem) is not None:
-            raise RuntimeError(f"shoal is already installed in esper world {name!r}")
         for system, priority in STAGES:
             esper.add_processor(system(flock), priority)
     return flock
 
 
+def installed_flock(world: str) -> Flock | None:
+    """The flock installed in esper world `world`, or None (the world is not created)."""
+    if world not in esper.list_worlds():
+        return None
+    with in_world(world):
+        for processor in processors():
+            if isinstance(processor, FlockProcessor):
+                return processor.flock
+    return None
+
+
 def uninstall(flock: Flock) -> None:
-    """Remove a flock's processors and boids from its world."""
+    """Remove a flock and everything shoal put in its world, in one call.
+
+    Removes every processor of the flock (its stages, its render stage, any other
+    `FlockProcessor` of it), its boids, the entities of its tied sprites and those made with
+    `Flock.create_entity`, and the event handlers set with `Flock.set_handler`; deletes the
+    world itself if `install` created it. The host's sprites are untouched. The flock's
+    calls raise RuntimeError afterwards; a second `uninstall` does nothing.
+    """
     check.instance("uninstall", "flock", flock, Flock)
+    if not flock.installed:
+        return
+    flock.ties.clear()
     flock.despawn(flock.entities.copy())
     with in_world(flock.world):
-        for system, _ in STAGES:
-            esper.remove_processor(system)
+        for processor in processors():
+            if isinstance(processor, FlockProcessor) and processor.flock is flock:
+                esper.remove_processor(type(processor))
+        for entity in flock.created:
+            if esper.entity_exists(entity):
+                esper.delete_entity(entity, immediate=True)
+        for event, handler in flock.handlers:
+            remove_handler(event, handler)
+        esper.clear_dead_entities()  # the boids' entities, deferred by despawn
+    flock.forget_host()
+    if flock.owns_world and flock.world in esper.list_worlds():
+        if esper.current_world == flock.world:
+            esper.switch_world("default")
+        esper.delete_world(flock.world)

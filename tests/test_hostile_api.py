@@ -1167,7 +1167,7 @@ def render_cases() -> list[Case]:
         "texture": {"texture a str": "x"},
         "scale": _labelled(
             "scale",
-            {"zero": 0.0, "negative": -1.0, "NaN": NAN, "inf": INF, "a str": "1", "1e9": 1e9},
+            {"negative": -1.0, "NaN": NAN, "inf": INF, "a str": "1", "1e9": 1e9},
         ),
         "tint": _labelled(
             "tint",

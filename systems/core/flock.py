@@ -14,7 +14,8 @@ import numpy.typing as npt
 from shoal.components import Boid, Position, Species, Velocity
 from shoal.components import arguments as check
 from shoal.systems.core.config import MAX_BOIDS, FlockConfig, checked_dt
-from shoal.systems.core.ecs import entities_with, in_world
+from shoal.systems.core.ecs import entities_with, in_world, remove_handler
+from shoal.systems.core.embedding import Embedding
 from shoal.systems.core.events import BOIDS_SPAWNED, EVENTS
 from shoal.systems.core.grid import Grid, build_grid, query_rows
 from shoal.systems.core.species_table import RELATIONS, SpeciesTable
@@ -25,11 +26,13 @@ from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 MAX_SPECIES = 1000
 
 
-class Flock:
+class Flock(Embedding):
     """The boids of one esper world: their store, their species and the calls games use.
 
-    Create it with `shoal.systems.install`. All positions are in world units (pixels, y up),
-    velocities in units per second.
+    Create it with `shoal.install` (or `shoal.systems.install`). All positions are in world
+    units (px, y up), velocities in px per second (not per frame), times in seconds. The
+    calls for a host's sprites and clock (`tie`, `update`, `draw`, ...) come from
+    `shoal.systems.core.embedding`.
     """
 
     def __init__(self, config: FlockConfig, species: Iterable[Species], world: str) -> None:
@@ -48,6 +51,7 @@ class Flock:
         self._known: set[int] = set()
         self._vectors: dict[int, tuple[Position, Velocity]] = {}
         self._markers: dict[str, Boid] = {}
+        self._init_embedding()
         for s in species:
             self.add_species(s)
 
@@ -119,6 +123,7 @@ class Flock:
         at the middle of the species' speed range. Each boid is an esper entity with
         `Position`, `Velocity` and `Boid` components.
         """
+        self._check_installed("spawn")
         index = self._index("spawn", "species", species)
         pos = _points(positions, "spawn: positions")
         count = len(pos)
@@ -219,12 +224,16 @@ class Flock:
             self._grid_version = self.store.version
         return self._grid
 
-    def query(self, x: float, y: float, radius: float) -> IntArray:
-        """Entities of the boids within `radius` of (x, y), wrap-aware, sorted by row."""
+    def query(self, x: float, y: float, radius: float, species: str | None = None) -> IntArray:
+        """Entities of the boids within `radius` px of (x, y), wrap-aware, sorted by row;
+        only those of `species` when it is given (ValueError for an unknown name)."""
         x = check.number("query", "x", x)
         y = check.number("query", "y", y)
         radius = check.number("query", "radius", radius, low=0.0)
+        index = None if species is None else self._index("query", "species", species)
         rows = query_rows(self.grid, self.store.positions, x, y, radius)
+        if index is not None:
+            rows = rows[self.store.species[rows] == index]
         return self.store.entities[rows]
 
     @property
@@ -257,14 +266,16 @@ class Flock:
         alive.
         """
         _check_handler("set_handler", event, handler)
+        self._check_installed("set_handler")
         with in_world(self.world):
             esper.set_handler(event, handler)
+        self._remember_handler(event, handler)
 
     def remove_handler(self, event: str, handler: Callable[..., None]) -> None:
         """Stop listening (see `set_handler`); no error if `handler` was not listening."""
         _check_handler("remove_handler", event, handler)
         with in_world(self.world):
-            esper.remove_handler(event, handler)
+            remove_handler(event, handler)
 
     # --- stepping ----------------------------------------------------------------------
     def step(self, dt: float | None = None) -> None:
@@ -272,6 +283,7 @@ class Flock:
 
         `dt` in [0, MAX_DT] seconds (0: a paused step), default `FlockConfig.dt`.
         """
+        self._check_installed("step")
         with in_world(self.world):
             if dt is None:
                 esper.process()
@@ -283,6 +295,9 @@ class Flock:
         with the esper world and hand the stages a fresh `Step`."""
         dt = checked_dt(dt, "begin_step")
         self.sync()
+        self.ties.refresh(dt)
+        if not self._updating:
+            self.clock = None  # stepped by the host (esper.process, step), not by `update`
         self.step_state = Step(self.step_state.number + 1, dt, self.store.layout)
         return self.step_state
 

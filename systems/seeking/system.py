@@ -1,4 +1,4 @@
-"""The seeking stage: boids react to leaders, food, attractors and predator entities."""
+"""The seeking stage: boids react to leaders, food, attractors, predator and prey entities."""
 
 import math
 from typing import Any
@@ -6,14 +6,16 @@ from typing import Any
 import esper
 import numpy as np
 
-from shoal.components import Attractor, Food, Leader, Predator
+from shoal.components import Attractor, Food, Leader, Predator, Prey
 from shoal.systems.core.agents import AgentArrays, gather
 from shoal.systems.core.ecs import entities_with
 from shoal.systems.core.events import LEADER_LOST
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_WANDER_RATE, P_WANDER_WEIGHT
 from shoal.systems.core.step import Step
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.seeking.kernel import seek_agents
+from shoal.systems.seeking.pursuit_kernel import pursue_prey
 
 # The wander angle is pulled back towards straight ahead with this time constant (s), so it
 # drifts smoothly around the heading instead of walking off.
@@ -21,13 +23,14 @@ _WANDER_RETURN = 1.0
 
 
 class SeekingSystem(FlockProcessor):
-    """Stage 3: leader following, food and attractor seeking, fleeing predators, wander.
+    """Stage 3: leader following, food and attractor seeking, fleeing predators, hunting prey,
+    wander.
 
     Adds to the accelerations the steering stage wrote. Fires `LEADER_LOST` when a leader
     entity is deleted or loses its `Leader` component.
 
     Attributes:
-        leaders, food, attractors, predators: this step's agents (see `AgentArrays`).
+        leaders, food, attractors, predators, prey: this step's agents (see `AgentArrays`).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -35,6 +38,7 @@ class SeekingSystem(FlockProcessor):
         self._leaders_seen: set[int] = set()
         table = self.flock.species
         self.leaders = self.food = self.attractors = self.predators = gather(Leader, table)
+        self.prey = self.leaders
 
     def run(self, step: Step) -> None:
         """Adds to the store's accelerations; reads `step.dt` (wander drift)."""
@@ -45,6 +49,7 @@ class SeekingSystem(FlockProcessor):
         self.food = gather(Food, table)
         self.attractors = gather(Attractor, table)
         self.predators = gather(Predator, table)
+        self.prey = gather(Prey, table)
         if len(store) == 0 or not (self._any_agents() or self._wanders()):
             return
         self._drift_wander(step.dt)
@@ -58,9 +63,17 @@ class SeekingSystem(FlockProcessor):
             self.predators.positions, self.predators.velocities, self.predators.concerns,
             store.wander, store.accelerations, store.alarm,
         )  # fmt: skip
+        if len(self.prey):
+            run_chunks(
+                pursue_prey, len(store), store.positions, store.velocities, store.species,
+                table.params, store.cooldown, config.wraps, config.width, config.height,
+                self.prey.positions, self.prey.velocities, self.prey.concerns, store.accelerations,
+            )  # fmt: skip
 
     def _any_agents(self) -> bool:
-        kinds: tuple[AgentArrays, ...] = (self.leaders, self.food, self.attractors, self.predators)
+        kinds: tuple[AgentArrays, ...] = (
+            self.leaders, self.food, self.attractors, self.predators, self.prey,
+        )  # fmt: skip
         return any(len(kind) for kind in kinds)
 
     def _wanders(self) -> bool:
