@@ -186,3 +186,20 @@ def test_looks_refuse_bad_tints_and_flags() -> None:
         SpeciesLook(mirror="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"SpeciesLook: visible = 0 must be a bool"):
         SpeciesLook(visible=0)  # type: ignore[arg-type]
+
+
+def test_a_texture_facing_up_is_turned_to_the_heading(window: arcade.Window) -> None:
+    """arcade's space-shooter ships point up: facing=90 turns their nose to the heading."""
+    image = Image.new("RGBA", (20, 40))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, 19, 39), fill=(0, 0, 255))
+    draw.rectangle((0, 0, 19, 9), fill=(255, 0, 0))  # the nose, at the top of the image
+    ship = arcade.Texture(image, hash="test-ship-up")
+    flock = shoal.install(FlockConfig(320, 240, seed=1), [Species("ship", min_speed=50)])
+    shoal.add_rendering(flock, looks={"ship": SpeciesLook(ship, 2.0, heading_smoothing=0,
+                                                          facing=90)})  # fmt: skip
+    flock.spawn("ship", [(160, 120)], [(60, 0)])  # heading right
+    pixels = picture(window, lambda: flock.draw(1.0))
+    nose, body = colour_centre(pixels, (255, 0, 0)), colour_centre(pixels, (0, 0, 255))
+    assert nose[0] > body[0] + 10 and abs(nose[1] - body[1]) < 3
+    shoal.uninstall(flock)

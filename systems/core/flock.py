@@ -163,8 +163,9 @@ class Flock(Embedding):
         self._index("scatter", "species", species)
         if centre is None and radius is None:
             pad = self.config.margin if self.config.boundary == "contain" else 0.0
-            low = (pad, pad)
-            high = (self.config.width - pad, self.config.height - pad)
+            left, right, bottom, top = self.config.bounds
+            low = (left + pad, bottom + pad)
+            high = (right - pad, top - pad)
             pos = self.rng.uniform(low, high, size=(count, 2))
             return self.spawn(species, pos)
         disc = _disc("scatter", centre, radius)
@@ -220,6 +221,7 @@ class Flock(Embedding):
                 self.config.wraps,
                 self.config.width,
                 self.config.height,
+                self.config.origin,
             )
             self._grid_version = self.store.version
         return self._grid

@@ -135,17 +135,18 @@ class LifecycleSystem(FlockProcessor):
     def _move_food(self, dt: float) -> None:
         """Food with a Velocity drifts (sinks); in a walled tank it settles on the floor."""
         config = self.flock.config
+        left, right, bottom, top = config.bounds
         for entity, (_, position, velocity) in esper.get_components(Food, Position, Velocity):
             x, y = position.x + velocity.x * dt, position.y + velocity.y * dt
             if config.wraps:
-                x, y = x % config.width, y % config.height
+                x, y = left + (x - left) % config.width, bottom + (y - bottom) % config.height
             else:
                 radius = esper.component_for_entity(entity, Food).radius
-                if y <= radius:  # on the floor: stop
-                    y = radius
+                if y <= bottom + radius:  # on the floor: stop
+                    y = bottom + radius
                     velocity.xy = (0.0, 0.0)
-                x = min(max(x, 0.0), config.width)
-                y = min(y, config.height)
+                x = min(max(x, left), right)
+                y = min(y, top)
             position.xy = (x, y)
 
     # --- helpers ------------------------------------------------------------------------

@@ -55,8 +55,7 @@ class SpeciesLook:
     """How one species is drawn.
 
     Attributes:
-        texture: the sprite texture, facing +x (its head to the right); None:
-            `fish_texture()`.
+        texture: the sprite texture; None: `fish_texture()`.
         scale: sprite scale (>= 0; 0 draws nothing).
         tint: colour multiplied into the texture: (r, g, b), (r, g, b, alpha) or an
             `arcade.types.Color`, each 0..255 (white keeps the texture's own colours;
@@ -64,9 +63,12 @@ class SpeciesLook:
         heading_smoothing: time constant (s) of the filter that turns the drawn heading
             towards the velocity heading; 0 draws the velocity heading as is.
         visible: False hides the species (its boids still swim; default True).
-        mirror: for a side view (a fish seen from the side, facing right): a boid heading
-            left is drawn mirrored left-right and tilted by its climb, never upside down.
-            False (default): the texture turns with the heading, as seen from above.
+        mirror: for a side view (a fish seen from the side): a boid heading left is drawn
+            mirrored left-right and tilted by its climb, never upside down. False
+            (default): the texture turns with the heading, as seen from above.
+        facing: which way the texture's front points, in degrees counter-clockwise from +x
+            (0: to the right, as shoal's own textures; 90: up, as arcade's space-shooter
+            ships; 180: to the left).
     """
 
     texture: arcade.Texture | None = None
@@ -75,6 +77,7 @@ class SpeciesLook:
     heading_smoothing: float = DEFAULT_HEADING_SMOOTHING
     visible: bool = True
     mirror: bool = False
+    facing: float = 0.0
 
     def __post_init__(self) -> None:
         if self.texture is not None:
@@ -84,6 +87,7 @@ class SpeciesLook:
         object.__setattr__(self, "tint", tint("SpeciesLook", "tint", self.tint))
         check.instance("SpeciesLook", "visible", self.visible, bool)
         check.instance("SpeciesLook", "mirror", self.mirror, bool)
+        check.number("SpeciesLook", "facing", self.facing, low=-360.0, high=360.0)
 
     @property
     def shown(self) -> bool:

@@ -207,9 +207,11 @@ class RenderSystem(FlockProcessor):
             self._written = None
         key = (self._steps, alpha)
         if self._written != key or self.last_frame is None:
-            positions, angles = history.frame(alpha, self._torus())
+            positions, angles = history.frame(alpha, self._torus(), self.flock.config.origin)
             sides = None
-            mirrors = self._species_mirrors()
+            facing, mirrors = self._species_drawing()
+            if facing.any():
+                angles = angles + facing[store.species]
             if mirrors.any():
                 angles, sides = side_view(angles, mirrors[store.species])
             self.feed.write(positions, angles, sides=sides)
@@ -260,9 +262,12 @@ class RenderSystem(FlockProcessor):
             self._factors = (dt, count, factors)
         return factors
 
-    def _species_mirrors(self) -> npt.NDArray[np.bool_]:
-        """Which species indices are drawn as side views (`SpeciesLook.mirror`)."""
-        return np.array([self.look_of(i).mirror for i in range(len(self.flock.species))], bool)
+    def _species_drawing(self) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """Per species index: the angle its texture's front points at (arcade's clockwise
+        degrees to add to a heading), and whether it is a side view (`SpeciesLook`)."""
+        looks = [self.look_of(i) for i in range(len(self.flock.species))]
+        facing = np.array([look.facing for look in looks])
+        return facing, np.array([look.mirror for look in looks], bool)
 
     def _torus(self) -> WorldSize | None:
         config = self.flock.config
