@@ -58,12 +58,14 @@ def trail(config: FlockConfig, start: np.ndarray, steps: int = 240) -> np.ndarra
 @pytest.mark.parametrize("boundary", ["contain", "bounce", "wrap"])
 def test_a_moved_world_is_the_same_world(boundary: str) -> None:
     start = np.random.default_rng(1).uniform((20, 20), (580, 380), size=(60, 2))
+    start[:5] = [(300, 200), (310, 190), (290, 215), (320, 200), (300, 230)]  # in the rock
     at_zero = trail(FlockConfig(600, 400, boundary=boundary, seed=2), start)
     moved = FlockConfig(600, 400, boundary=boundary, seed=2, left=LEFT, bottom=BOTTOM)
     elsewhere = trail(moved, start)
     # Only rounding differs (positions are shifted to the kernels' origin and back).
     assert np.allclose(at_zero, elsewhere, atol=1e-6)
     assert np.all((elsewhere >= 0) & (elsewhere <= (600, 400)))
+    assert np.all(np.hypot(*(elsewhere - (300, 200)).T) >= 40)  # pushed out of the rock
 
 
 def test_scatter_food_and_drawing_use_the_world_where_it_is(window: arcade.Window) -> None:

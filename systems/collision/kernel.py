@@ -35,14 +35,15 @@ _MARCH_STEPS = 32
 
 @numba.njit(cache=True)
 def _in_world(
-    x: float, y: float, boundary: int, width: float, height: float
+    x: float, y: float, boundary: int, width: float, height: float, left: float, bottom: float
 ) -> tuple[float, float]:
-    """The point put back into the world: wrapped round a torus, else clamped to the box."""
+    """The point put back into the world (from (left, bottom), width × height): wrapped
+    round a torus, else clamped to the box."""
     if boundary == BOUNDARY_WRAP:
-        x -= width * math.floor(x / width)
-        y -= height * math.floor(y / height)
-        return (0.0 if x >= width else x), (0.0 if y >= height else y)
-    return min(max(x, 0.0), width), min(max(y, 0.0), height)
+        x -= left + width * math.floor((x - left) / width)
+        y -= bottom + height * math.floor((y - bottom) / height)
+        return left + (0.0 if x >= width else x), bottom + (0.0 if y >= height else y)
+    return min(max(x, left), left + width), min(max(y, bottom), bottom + height)
 
 
 # The rare path (a boid inside) calls these plain functions: inlining the geometry helpers at
@@ -77,6 +78,8 @@ def _walk_out(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[float, float, float, float, float]:
     """Walk from p along unit (dx, dy) through every obstacle in the way.
 
@@ -96,8 +99,8 @@ def _walk_out(
         walked += step
         x, y = x + step * dx, y + step * dy
         if boundary == BOUNDARY_WRAP:
-            x, y = _in_world(x, y, boundary, width, height)
-        elif not (0.0 <= x <= width and 0.0 <= y <= height):
+            x, y = _in_world(x, y, boundary, width, height, left, bottom)
+        elif not (left <= x <= left + width and bottom <= y <= bottom + height):
             break
     return math.inf, px, py, 0.0, 0.0
 
@@ -112,6 +115,8 @@ def _search_out(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[bool, float, float, float, float]:
     """The nearest point outside every obstacle (and in the world) along any of a few
     directions from p: found?, the point, the outward normal there."""
@@ -123,7 +128,9 @@ def _search_out(
         else:
             angle = 2.0 * math.pi * (k - 1) / _DIRECTIONS
             dx, dy = math.cos(angle), math.sin(angle)
-        walked, x, y, nx, ny = _walk_out(geometry, px, py, dx, dy, boundary, width, height)
+        walked, x, y, nx, ny = _walk_out(
+            geometry, px, py, dx, dy, boundary, width, height, left, bottom
+        )
         if walked < best:
             best, best_x, best_y, best_nx, best_ny = walked, x, y, nx, ny
     return best < math.inf, best_x, best_y, best_nx, best_ny
@@ -145,7 +152,14 @@ def _corner(
 
 @numba.njit(cache=True)
 def _free_position(
-    geometry: Geometry, px: float, py: float, boundary: int, width: float, height: float
+    geometry: Geometry,
+    px: float,
+    py: float,
+    boundary: int,
+    width: float,
+    height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[float, float, float, float]:
     """Where a boid at p (inside an obstacle) goes, and the outward normal of the surface it
     was pushed out of. If nothing in the world is free, a point still inside.
@@ -159,13 +173,13 @@ def _free_position(
     last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny  # the surface pushed out of before
     x, y = px, py
     for attempt in range(_PUSH_TRIES):
-        x, y = _in_world(qx + SKIN * nx, qy + SKIN * ny, boundary, width, height)
+        x, y = _in_world(qx + SKIN * nx, qy + SKIN * ny, boundary, width, height, left, bottom)
         o, qx2, qy2, nx2, ny2 = _shallowest(geometry, x, y)
         if o < 0:
             return x, y, nx, ny
         if attempt > 0:
             ok, cx, cy = _corner(last_qx, last_qy, last_nx, last_ny, qx, qy, nx, ny)
-            cx, cy = _in_world(cx, cy, boundary, width, height)
+            cx, cy = _in_world(cx, cy, boundary, width, height, left, bottom)
             if ok and _containing(geometry, cx, cy) < 0:
                 mx, my = nx + last_nx, ny + last_ny
                 norm = math.sqrt(mx * mx + my * my)
@@ -173,7 +187,7 @@ def _free_position(
         last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny
         qx, qy, nx, ny = qx2, qy2, nx2, ny2
     found, fx, fy, fnx, fny = _search_out(
-        geometry, px, py, first_nx, first_ny, boundary, width, height
+        geometry, px, py, first_nx, first_ny, boundary, width, height, left, bottom
     )
     if found:
         return fx, fy, fnx, fny
@@ -208,15 +222,19 @@ def push_out(
     boundary: int,
     width: float,
     height: float,
+    left: float = 0.0,
+    bottom: float = 0.0,
 ) -> int:
-    """Move every boid that is inside an obstacle out of it, in place; returns how many."""
+    """Move every boid that is inside an obstacle out of it, in place; returns how many.
+
+    The world spans [left, left + width] × [bottom, bottom + height]."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     moved = 0
     for i in numba.prange(positions.shape[0]):
         px, py = positions[i, 0], positions[i, 1]
         if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) < 0:
             continue
-        x, y, nx, ny = _free_position(geometry, px, py, boundary, width, height)
+        x, y, nx, ny = _free_position(geometry, px, py, boundary, width, height, left, bottom)
         positions[i, 0], positions[i, 1] = x, y
         s = species[i]
         vx, vy = _slide(

@@ -2,7 +2,6 @@
 
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.collision.kernel import push_out
-from shoal.systems.core.origin import from_origin
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.obstacles.field import obstacle_field
@@ -34,16 +33,17 @@ class CollisionSystem(FlockProcessor):
         field = obstacle_field(flock)
         if len(field) == 0:
             return
-        with from_origin(store.positions, config):  # the kernel's world starts at (0, 0)
-            self.pushed = push_out(
-                store.positions,
-                store.velocities,
-                store.species,
-                flock.species.params,
-                field.geometry,
-                BOUNDARY_MODES.index(config.boundary),
-                config.width,
-                config.height,
-            )
+        self.pushed = push_out(
+            store.positions,
+            store.velocities,
+            store.species,
+            flock.species.params,
+            field.geometry,
+            BOUNDARY_MODES.index(config.boundary),
+            config.width,
+            config.height,
+            config.left,
+            config.bottom,
+        )
         if self.pushed:
             store.version += 1

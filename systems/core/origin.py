@@ -1,10 +1,11 @@
-"""Worlds that do not start at (0, 0): the stages whose kernels take the world as
-[0, width] × [0, height] (motion's boundary, collision's clamp) run on positions shifted by
-the world's origin, and shift them back.
+"""Worlds that do not start at (0, 0): the motion stage, whose kernel takes the world as
+[0, width] × [0, height] and reads nothing else absolute, runs on positions shifted by the
+world's origin, and shifts them back.
 
-Only these two stages need it: every other kernel works on differences between positions
-(neighbours, steering, seeking, catches) or on positions' own extent (the grid), which do
-not depend on where the world starts.
+The other kernels need no shift: they work on differences between positions (neighbours,
+steering, seeking, catches) or on positions' own extent (the grid), which do not depend on
+where the world starts; the collision kernel, which also reads obstacles where they are,
+takes the origin itself.
 """
 
 from collections.abc import Iterator
