@@ -32,7 +32,7 @@ STICK_DEADZONE = 0.05
 # An angle of "0" means "right", but the player's texture is oriented in the "up" direction.
 # So an offset is needed.
 ROTATE_OFFSET = -90
-DRONE = shoal.Species("drone", max_speed=320, max_force=1500, follow_distance=50, fear_radius=90)  # shoal
+DRONE = shoal.Species("drone", max_speed=320, max_force=1000, leader_weight=2, separation_weight=4, separation_radius=30, fear_radius=120, flee_weight=15)  # shoal
 DRONE_LOOK = shoal.SpeciesLook(arcade.load_texture(":resources:images/space_shooter/playerShip1_green.png"), 0.25, facing=90)  # shoal
 
 

@@ -7,7 +7,10 @@ line of measures taken ten times a second after the first three seconds:
 
 - ``follow_median`` / ``follow_p90``: px from the flock's boids to the player's sprite (the
   leader tied to the flock), the median and 90th percentile;
-- ``near_enemy``: share of boid samples within ``NEAR`` px of an enemy (tied predators);
+- ``near_enemy``: when an enemy (a tied predator) is within ``CONTESTED`` px of the player,
+  the share of boids within ``NEAR`` px of an enemy;
+- ``flee``: for boids within ``NEAR`` px of an enemy, the mean cosine between their velocity
+  and the way straight away from that enemy (1: running straight away, 0: heedless);
 - ``inside_walls``: boid samples inside a wall sprite (obstacles tied from the walls);
 - ``steps``, ``restarts``, ``seconds`` (wall clock).
 """
@@ -34,8 +37,10 @@ FRAME = 1 / 60
 """Seconds a frame (arcade's default update rate)."""
 WARM_UP = 3.0
 """Seconds before measuring: the flock gathers round the player first."""
-NEAR = 40.0
+NEAR = 80.0
 """px: a boid this close to an enemy's centre counts as near it."""
+CONTESTED = 200.0
+"""px: an enemy this close to the player contests the flock's place round it."""
 DRAW_EVERY = 10
 """Frames between two draws, by default (drawing 1280 × 720 in software is slow; the flock
 steps in on_update whether or not a frame is drawn)."""
@@ -148,7 +153,8 @@ class Measures:
     """Samples of where the boids are, against the player, the enemies and the walls."""
 
     follow: list[float] = field(default_factory=list)  # a median distance per sample
-    near: list[float] = field(default_factory=list)  # share of boids near an enemy per sample
+    near: list[float] = field(default_factory=list)  # share near an enemy, contested samples
+    flee: list[float] = field(default_factory=list)  # cosines: velocity vs away from enemy
     inside_walls: int = 0
     restarts: int = 0
 
@@ -161,14 +167,23 @@ class Measures:
         self.follow.append(float(np.median(np.hypot(*(positions - leader.position).T))))
         enemies = np.array([e.position for e in script.enemies(view)]).reshape(-1, 2)
         if len(enemies):
-            gaps = np.hypot(*(positions[:, None, :] - enemies[None, :, :]).transpose(2, 0, 1))
-            self.near.append(float(np.mean(gaps.min(axis=1) < NEAR)))
-        else:
-            self.near.append(0.0)
+            offsets = positions[:, None, :] - enemies[None, :, :]
+            gaps = np.hypot(offsets[..., 0], offsets[..., 1])
+            nearest = gaps.argmin(axis=1)
+            rows = np.flatnonzero(gaps.min(axis=1) < NEAR)
+            self._fleeing(view.flock.velocities[rows], offsets[rows, nearest[rows]])
+            if np.min(np.hypot(*(enemies - leader.position).T)) < CONTESTED:
+                self.near.append(float(np.mean(gaps.min(axis=1) < NEAR)))
         for wall in script.walls(view):
             inside_x = np.abs(positions[:, 0] - wall.center_x) < wall.width / 2 - 0.5
             inside_y = np.abs(positions[:, 1] - wall.center_y) < wall.height / 2 - 0.5
             self.inside_walls += int(np.count_nonzero(inside_x & inside_y))
+
+    def _fleeing(self, velocities: np.ndarray, away: np.ndarray) -> None:
+        speeds = np.hypot(*velocities.T) * np.hypot(*away.T)
+        moving = speeds > 0
+        cosines = np.sum(velocities * away, axis=1)[moving] / speeds[moving]
+        self.flee.extend(cosines.tolist())
 
     def report(self) -> dict[str, float]:
         """The measures as a dict (see the module docstring)."""
@@ -177,6 +192,7 @@ class Measures:
             "follow_median": round(float(np.median(follow)), 1),
             "follow_p90": round(float(np.percentile(follow, 90)), 1),
             "near_enemy": round(float(np.mean(self.near or [0.0])), 4),
+            "flee": round(float(np.mean(self.flee or [np.nan])), 3),
             "inside_walls": self.inside_walls,
             "restarts": self.restarts,
         }
@@ -195,7 +211,7 @@ def play(
     return its measures."""
     random.seed(17)  # the examples' own random choices (enemy spawns, gaps in the walls)
     if not hasattr(arcade, "ControllerManager"):
-        arcade.ControllerManager = NoControllers  # type: ignore[attr-defined]
+        setattr(arcade, "ControllerManager", NoControllers)  # noqa: B010 (absent headless)
     module = importlib.import_module(f"examples.from_arcade.{name}")
     script = SCRIPTS[name]
     window = arcade.Window(module.WINDOW_WIDTH, module.WINDOW_HEIGHT, name, visible=False)

@@ -31,7 +31,7 @@ CAMERA_SPEED = 0.1
 
 # How fast the character moves
 PLAYER_MOVEMENT_SPEED = 7
-FLY = shoal.Species("fly", max_speed=500, max_force=2500, follow_distance=40, separation_radius=24)  # shoal
+FLY = shoal.Species("fly", max_speed=500, min_speed=0, leader_weight=8, separation_weight=3)  # shoal
 FLY_LOOK = shoal.SpeciesLook(arcade.load_texture(":resources:images/enemies/fly.png"), 0.3, mirror=True, facing=180)  # shoal
 
 

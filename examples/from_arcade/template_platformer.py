@@ -29,7 +29,7 @@ GRID_PIXEL_SIZE = SPRITE_PIXEL_SIZE * TILE_SCALING
 PLAYER_MOVEMENT_SPEED = 10
 GRAVITY = 1
 PLAYER_JUMP_SPEED = 20
-BEE = shoal.Species("bee", max_speed=700, max_force=3000, follow_distance=60, separation_radius=30)  # shoal
+BEE = shoal.Species("bee", max_speed=700, min_speed=0, leader_weight=10, separation_weight=3)  # shoal
 BEE_LOOK = shoal.SpeciesLook(arcade.load_texture(":resources:images/enemies/bee.png"), 0.3, mirror=True, facing=180)  # shoal
 
 # Camera constants
@@ -100,7 +100,7 @@ class GameView(arcade.View):
             scaling=TILE_SCALING,
             layer_options=layer_options,
         )
-        self.flock = shoal.install(shoal.FlockConfig.from_bounds(tile_map), [BEE], replace=True, looks={"bee": BEE_LOOK})  # shoal
+        self.flock = shoal.install(shoal.FlockConfig.from_bounds(tile_map, margin=100), [BEE], replace=True, looks={"bee": BEE_LOOK})  # shoal
         self.flock.scatter("bee", 16, centre=(128, 300), radius=60)  # shoal
         for wall in tile_map.sprite_lists["Platforms"]:  # shoal
             self.flock.create_entity(shoal.Obstacle(shoal.Rect(*wall.position, wall.width, wall.height)))  # shoal
