@@ -135,7 +135,7 @@ def uninstall(flock: Flock) -> None:
         for event, handler in flock.handlers:
             remove_handler(event, handler)
         esper.clear_dead_entities()  # the boids' entities, deferred by despawn
-    flock.forget_host()
+    flock._forget_host()
     if flock.owns_world and flock.world in esper.list_worlds():
         if esper.current_world == flock.world:
             esper.switch_world("default")

@@ -182,7 +182,7 @@ class Embedding:
         alive = ((event, reference()) for event, reference in self._handlers)
         return [(event, handler) for event, handler in alive if handler is not None]
 
-    def forget_host(self) -> None:
+    def _forget_host(self) -> None:
         """Mark the flock uninstalled (`uninstall` calls this once it has removed everything
         from the world): its calls raise RuntimeError from now on."""
         self._installed = False
