@@ -12,7 +12,6 @@ Quick use::
 """
 
 from shoal.systems.collision.system import CollisionSystem
-from shoal.systems.core.clock import StepClock
 from shoal.systems.core.config import MAX_BOIDS, MAX_DT, MIN_DT, FlockConfig
 from shoal.systems.core.events import (
     BOID_EATEN,
@@ -86,7 +85,6 @@ __all__ = [
     "SeekingSystem",
     "SteeringSystem",
     "Step",
-    "StepClock",
     "compile_field",
     "inside_obstacle",
     "install",

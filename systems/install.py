@@ -101,7 +101,12 @@ def install(
 
 
 def installed_flock(world: str) -> Flock | None:
-    """The flock installed in esper world `world`, or None (the world is not created)."""
+    """The flock installed in esper world `world`, or None (the world is not created).
+
+    Raises:
+        ValueError: `world` is not a non-empty string.
+    """
+    check.text("installed_flock", "world", world)
     if world not in esper.list_worlds():
         return None
     with in_world(world):

@@ -106,17 +106,32 @@ class Embedding:
     def create_entity(self, *components: Any) -> int:
         """Create an entity with `components` in the flock's world (an `Obstacle`, `Food`
         with its `Position`, ...) without switching esper worlds; returns it. `uninstall`
-        deletes it with the flock."""
+        deletes it with the flock.
+
+        Raises:
+            ValueError: no components, or one is not a component instance (a class, None, a
+                number or a string).
+        """
         self._check_installed("create_entity")
         if not components:
             check.fail("create_entity", "components", components, "must not be empty")
+        for k, component in enumerate(components):
+            # A class instead of an instance (Obstacle for Obstacle(...)) is the usual slip.
+            if component is None or isinstance(component, type | str | bytes | int | float):
+                why = "must be a component (an instance, e.g. Obstacle(Rect(...)))"
+                check.fail("create_entity", f"components[{k}]", component, why)
         with in_world(self.world):
             entity = esper.create_entity(*components)
         self._created.add(entity)
         return entity
 
     def delete_entity(self, entity: int) -> None:
-        """Delete an entity of the flock's world now (KeyError if there is none)."""
+        """Delete an entity of the flock's world now.
+
+        Raises:
+            ValueError: `entity` is not an integer.
+            KeyError: the flock's world has no such entity.
+        """
         key = check.entity("delete_entity", entity)
         with in_world(self.world):
             if not esper.entity_exists(key):
