@@ -13,6 +13,7 @@ import numba
 from shoal.systems.core.maths import MAX_PREDICTION, seek, wrap_offset
 from shoal.systems.core.species_table import P_CHASE_WEIGHT, P_MAX_FORCE, P_MAX_SPEED
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
+from shoal.systems.seeking.kernel import _nearest
 
 
 @numba.njit(cache=True, nogil=True)
@@ -44,22 +45,14 @@ def pursue_prey(
         if weight <= 0.0 or cooldown[i] > 0.0:
             continue
         x, y = positions[i, 0], positions[i, 1]
-        best = -1
-        best_d2 = math.inf
-        for k in range(prey_pos.shape[0]):
-            if not hunts[k, s]:
-                continue
-            dx = wrap_offset(prey_pos[k, 0] - x, width, inv_w)
-            dy = wrap_offset(prey_pos[k, 1] - y, height, inv_h)
-            d2 = dx * dx + dy * dy
-            if d2 < best_d2:
-                best, best_d2 = k, d2
+        best = _nearest(x, y, prey_pos, hunts, s, width, height, inv_w, inv_h, math.inf)
         if best < 0:
             continue
         max_speed = params[s, P_MAX_SPEED]
         dx = wrap_offset(prey_pos[best, 0] - x, width, inv_w)
         dy = wrap_offset(prey_pos[best, 1] - y, height, inv_h)
-        ahead = min(math.sqrt(best_d2) / max_speed, MAX_PREDICTION) if max_speed > 0.0 else 0.0
+        distance = math.sqrt(dx * dx + dy * dy)
+        ahead = min(distance / max_speed, MAX_PREDICTION) if max_speed > 0.0 else 0.0
         tx = dx + prey_vel[best, 0] * ahead
         ty = dy + prey_vel[best, 1] * ahead
         fx, fy = seek(tx, ty, velocities[i, 0], velocities[i, 1], max_speed, params[s, P_MAX_FORCE])
