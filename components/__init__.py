@@ -8,7 +8,7 @@ from shoal.components.agents import Attractor, Food, Leader, Predator, Prey
 from shoal.components.boid import Boid
 from shoal.components.kinematics import Position, VectorStore, Velocity
 from shoal.components.obstacle import Circle, Obstacle, Polygon, Rect, Shape
-from shoal.components.parameters import LARGEST
+from shoal.components.parameters import LARGEST, MAX_COORDINATE
 from shoal.components.species import (
     BOUNDARY_MODES,
     FALLOFFS,
@@ -22,6 +22,7 @@ __all__ = [
     "BOUNDARY_MODES",
     "FALLOFFS",
     "LARGEST",
+    "MAX_COORDINATE",
     "NEIGHBOUR_LIMIT",
     "SPECIES_PARAMETERS",
     "STEERING_STYLES",

@@ -8,18 +8,28 @@ Positions are in px (y up), velocities in px/s.
 
 import math
 from dataclasses import dataclass
+from typing import Any
+
+from shoal.components.arguments import shown
+from shoal.components.parameters import LARGEST
 
 
 def _species_names(owner: str, species: object, name: str = "species") -> None:
     if not isinstance(species, tuple) or not all(isinstance(n, str) and n for n in species):
-        raise ValueError(f"{owner}: {name} = {species!r} must be a tuple of species names")
+        raise ValueError(f"{owner}: {name} = {shown(species)} must be a tuple of species names")
 
 
 def _non_negative(owner: str, name: str, value: object, positive: bool = False) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{owner}: {name} = {value!r} must be a finite number")
-    if value < 0 or (positive and value == 0):
-        raise ValueError(f"{owner}: {name} = {value!r} must be {'> 0' if positive else '>= 0'}")
+        raise ValueError(f"{owner}: {name} = {shown(value)} must be a finite number")
+    if value < 0 or (positive and value == 0) or value > LARGEST:
+        bound = "> 0" if positive else ">= 0"
+        raise ValueError(f"{owner}: {name} = {value!r} must be {bound} and <= {LARGEST:g}")
+
+
+def _bites(owner: str, value: object, least: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{owner}: bites = {shown(value)} must be an integer >= {least}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +65,18 @@ class Food:
     species: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.bites, bool) or not isinstance(self.bites, int) or self.bites < 1:
-            raise ValueError(f"Food: bites = {self.bites!r} must be an integer >= 1")
-        _non_negative("Food", "radius", self.radius, positive=True)
-        _species_names("Food", self.species)
+        _bites("Food", self.bites, 1)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Checked on every change, not only at creation: a game may change food later
+        # (bites 0 eats it up at the next step).
+        if name == "bites":
+            _bites("Food", value, 0)
+        elif name == "radius":
+            _non_negative("Food", "radius", value, positive=True)
+        elif name == "species":
+            _species_names("Food", value)
+        object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +125,13 @@ class Predator:
     cooldown: float = 2.0
     resting: float = 0.0
 
-    def __post_init__(self) -> None:
-        _species_names("Predator", self.prey, "prey")
-        _non_negative("Predator", "catch_radius", self.catch_radius)
-        _non_negative("Predator", "cooldown", self.cooldown)
-        _non_negative("Predator", "resting", self.resting)
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Checked on every change, not only at creation (`resting` counts down each step).
+        if name == "prey":
+            _species_names("Predator", value, "prey")
+        elif name in ("catch_radius", "cooldown", "resting"):
+            _non_negative("Predator", name, value)
+        object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, slots=True)

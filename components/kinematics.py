@@ -4,6 +4,7 @@ from collections.abc import Iterator
 from typing import ClassVar, Protocol
 
 from shoal.components.arguments import fail, number, pair, shown
+from shoal.components.parameters import MAX_COORDINATE
 
 
 class VectorStore(Protocol):
@@ -34,8 +35,13 @@ class _StoreVector:
     column: ClassVar[str] = ""
 
     def __init__(self, x: float = 0.0, y: float = 0.0) -> None:
-        if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:
-            self._x, self._y = x, y  # finite floats: the common case (every spawned boid)
+        if (
+            type(x) is float
+            and type(y) is float
+            and abs(x) <= MAX_COORDINATE  # NaN is not
+            and abs(y) <= MAX_COORDINATE
+        ):
+            self._x, self._y = x, y  # floats in range: the common case (every spawned boid)
         else:
             self._x = _coordinate(type(self).__name__, "x", x)
             self._y = _coordinate(type(self).__name__, "y", y)
@@ -71,6 +77,8 @@ class _StoreVector:
     def xy(self, value: tuple[float, float]) -> None:
         # A NaN written here would spread through every neighbour's steering next step.
         x, y = pair(type(self).__name__, "xy", value)
+        if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):
+            fail(type(self).__name__, "xy", value, f"must lie within ±{MAX_COORDINATE:g}")
         if self._store is None:
             self._x, self._y = x, y
         else:
@@ -101,21 +109,24 @@ class _StoreVector:
 
 
 def _coordinate(owner: str, name: str, value: object) -> float:
-    """`value` as a finite float, else ValueError naming the component and the coordinate."""
-    if type(value) is float and value - value == 0.0:  # the common case: a finite float
+    """`value` as a float within ±MAX_COORDINATE, else ValueError naming the component and
+    the coordinate."""
+    if type(value) is float and abs(value) <= MAX_COORDINATE:  # the common case (NaN fails)
         return value
-    return number(owner, name, value)
+    return number(owner, name, value, low=-MAX_COORDINATE, high=MAX_COORDINATE)
 
 
 class Position(_StoreVector):
-    """Where an entity is, in world units (pixels), y up."""
+    """Where an entity is, in world units (pixels), y up; each coordinate within
+    ±MAX_COORDINATE."""
 
     __slots__ = ()
     column = "position"
 
 
 class Velocity(_StoreVector):
-    """How fast and where an entity moves, in world units (px) per second.
+    """How fast and where an entity moves, in world units (px) per second; each component
+    within ±MAX_COORDINATE.
 
     Not per frame: an arcade sprite's `change_x` is px per update, so at 60 updates a second
     a `change_x` of 4 is 240 px/s. A sprite tied with `Flock.tie` gets its velocity from how

@@ -7,9 +7,10 @@ Put an `Obstacle` on an esper entity of the flock's world (the entity needs no `
     esper.create_entity(Obstacle(Polygon([(0, 0), (90, 0), (90, 90), (60, 90), (60, 30),
                                           (30, 30), (30, 90), (0, 90)])))  # a U
 
-Shapes are immutable: to move or change an obstacle, delete its entity and create another
-(or replace its component and call `shoal.systems.obstacle_field.refresh_obstacles`).
-A shape's boundary counts as inside it. Coordinates are world units, y up.
+Shapes are immutable: to move or change an obstacle, replace its `Obstacle` component
+(`esper.add_component`), or delete its entity and create another; the flock notices either.
+A shape's boundary counts as inside it. Coordinates are world units, y up; coordinates
+and sizes lie within ±MAX_COORDINATE (1e7), as boids do.
 """
 
 import math
@@ -19,6 +20,7 @@ from itertools import islice
 from numbers import Real
 
 from shoal.components.arguments import shown
+from shoal.components.parameters import MAX_COORDINATE
 
 Point = tuple[float, float]
 
@@ -31,13 +33,16 @@ def _fail(shape: str, field: str, value: object, why: str) -> None:
     raise ValueError(f"{shape}: {field} = {shown(value)} {why}")
 
 
-def _finite(shape: str, field: str, value: object) -> float:
-    """`value` as a float, or a ValueError naming the field."""
+def _finite(shape: str, field: str, value: object, largest: float = MAX_COORDINATE) -> float:
+    """`value` as a float within ±`largest`, or a ValueError naming the field. (A circle of
+    radius 1e300 overflowed the obstacle grid; shapes live where boids do.)"""
     if isinstance(value, bool) or not isinstance(value, Real):
         _fail(shape, field, value, "must be a number")
     number = float(value)  # type: ignore[arg-type]
     if not math.isfinite(number):
         _fail(shape, field, value, "must be finite")
+    if abs(number) > largest:
+        _fail(shape, field, value, f"must lie within ±{largest:g}")
     return number
 
 
@@ -81,8 +86,10 @@ class Rect:
     angle_degrees: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("x", "y", "width", "height", "angle_degrees"):
+        for name in ("x", "y", "width", "height"):
             object.__setattr__(self, name, _finite("Rect", name, getattr(self, name)))
+        angle = _finite("Rect", "angle_degrees", self.angle_degrees, math.inf)
+        object.__setattr__(self, "angle_degrees", angle)
         for name in ("width", "height"):
             if getattr(self, name) <= 0:
                 _fail("Rect", name, getattr(self, name), "must be > 0")

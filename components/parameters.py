@@ -16,6 +16,12 @@ LARGEST = 1e6
 """No parameter of a species or a world exceeds this in magnitude (px, px/s, s, weights):
 far beyond any game, and small enough that no product of parameters overflows."""
 
+MAX_COORDINATE = 10 * LARGEST
+"""No coordinate exceeds this in magnitude: of a `Position` or `Velocity`, of an obstacle's
+centre, size or vertex, of a spawn. Ten times the largest world, so that a game may put
+things well outside its world; far beyond, a square overflows and a torus's modulo loses
+every digit (a boid written to -1e300 stayed off the torus)."""
+
 
 def _float(value: Any) -> float:
     return float(value)

@@ -1,13 +1,14 @@
 """Write docs/api.md, shoal's API reference, from the code itself.
 
 Run from the repository root: ``python docs/make_api.py`` (``--output PATH`` writes elsewhere,
-``--check`` only says whether docs/api.md is up to date). It reads the public names of
+``--check`` only says whether docs/api.md and the species table are up to date). It reads
+the public names of
 `shoal.components`, `shoal.systems` and `shoal.systems.render` (their ``__all__``), their
 signatures as written in the source, and the first paragraph of their docstrings; constants
 are documented by the string right after their assignment (or, failing that, the comment on or
 above it). The species parameters come from their declarations in `Species` (default,
 unit, range and meaning: `shoal.components.SPECIES_PARAMETERS`). It also writes the species
-table into README.md between its markers.
+table into docs/behaviours.md between its markers.
 """
 
 import argparse
@@ -35,7 +36,7 @@ from shoal.systems import render
 from shoal.systems.core import events
 
 OUTPUT = Path(__file__).resolve().parent / "api.md"
-README = Path(__file__).resolve().parent.parent / "README.md"
+BEHAVIOURS = Path(__file__).resolve().parent / "behaviours.md"
 SPECIES_BEGIN = "<!-- species table: written by docs/make_api.py -->"
 SPECIES_END = "<!-- end of species table -->"
 
@@ -243,13 +244,14 @@ def species_rows() -> list[str]:
     return rows
 
 
-def with_species_table(readme: str) -> str:
-    """`readme` with the table between its species markers written anew."""
-    begin, end = readme.find(SPECIES_BEGIN), readme.find(SPECIES_END)
+def with_species_table(page: str) -> str:
+    """`page` with the table between its species markers written anew."""
+    begin, end = page.find(SPECIES_BEGIN), page.find(SPECIES_END)
     if begin < 0 or end < begin:
-        raise SystemExit(f"make_api: README.md has no {SPECIES_BEGIN} ... {SPECIES_END} markers")
+        markers = f"{SPECIES_BEGIN} ... {SPECIES_END}"
+        raise SystemExit(f"make_api: {BEHAVIOURS.name} has no {markers} markers")
     table = "\n".join(species_rows())
-    return f"{readme[: begin + len(SPECIES_BEGIN)]}\n{table}\n{readme[end:]}"
+    return f"{page[: begin + len(SPECIES_BEGIN)]}\n{table}\n{page[end:]}"
 
 
 def event_rows() -> list[str]:
@@ -354,8 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=OUTPUT, help="where to write it")
     parser.add_argument("--check", action="store_true", help="only check it is up to date")
     args = parser.parse_args(argv)
-    readme = README.read_text(encoding="utf-8")
-    outputs = {args.output: build(), README: with_species_table(readme)}
+    behaviours = BEHAVIOURS.read_text(encoding="utf-8")
+    outputs = {args.output: build(), BEHAVIOURS: with_species_table(behaviours)}
     stale = [
         p for p, text in outputs.items() if (p.read_text("utf-8") if p.exists() else "") != text
     ]

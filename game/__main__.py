@@ -19,33 +19,37 @@ from pathlib import Path
 from typing import NoReturn
 
 from shoal.game.level import Level, LevelError, level_names, load_level
-from shoal.game.outputs import writable_problem
+from shoal.game.level.messages import clip
+from shoal.game.outputs import shown, writable_problem
 from shoal.game.presets import PRESETS
 from shoal.game.sound import choose_backends
 from shoal.game.tank import MAX_FISH  # arcade-free: safe before the headless decision
 
 PROG = "shoal"
 MAX_FRAMES = 60 * 60 * 24  # a day of game time; more is surely a typing mistake
+MAX_SEED = 2**64 - 1  # a seed of 64 bits is plenty; a longer number is a typing mistake
+MAX_ERROR_CHARS = 200  # an option's error, before the program's name
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        """Bad options: one line on stderr, status 2 (argparse's own also prints the usage)."""
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        """Bad options: one short printable line on stderr, status 2 (argparse's own also
+        prints the usage, and echoes an unknown option as it came: escapes and all)."""
+        self.exit(2, f"{self.prog}: error: {clip(message, MAX_ERROR_CHARS)}\n")
 
 
-def _count(limit: int | None = None, why: str = "") -> Callable[[str], int]:
-    """A parser of whole numbers in 0..limit (no upper limit for None); `why` explains the
-    limit in the message."""
-    wanted = "a whole number >= 0" if limit is None else f"a whole number in 0..{limit:,}"
+def _count(limit: int, why: str = "") -> Callable[[str], int]:
+    """A parser of whole numbers in 0..limit; `why` explains the limit in the message."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
-        except ValueError:
+        except ValueError:  # not a number, or more digits than Python reads (4,300)
             value = -1
-        if value < 0 or (limit is not None and value > limit):
-            raise argparse.ArgumentTypeError(f"must be {wanted}{why}, got {text[:40]!r}")
+        if not 0 <= value <= limit:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number in 0..{limit:,}{why}, got {text[:40]!r}"
+            )
         return value
 
     return parse
@@ -55,9 +59,13 @@ def _output(suffix: str) -> Callable[[str], Path]:
     def parse(text: str) -> Path:
         path = Path(text)
         if path.suffix.lower() != suffix:
-            raise argparse.ArgumentTypeError(f"{text!r} does not end in {suffix}")
-        if not path.parent.is_dir():
-            raise argparse.ArgumentTypeError(f"folder {str(path.parent)!r} does not exist")
+            raise argparse.ArgumentTypeError(f"'{shown(text)}' does not end in {suffix}")
+        try:
+            folder = path.parent.is_dir()
+        except OSError as error:  # a name too long for the system, a folder we may not see
+            raise argparse.ArgumentTypeError(f"'{shown(text)}': {error.strerror}") from None
+        if not folder:
+            raise argparse.ArgumentTypeError(f"folder '{shown(path.parent)}' does not exist")
         return path
 
     return parse
@@ -68,7 +76,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = _Parser(prog=PROG, description="A fish tank: lead your school, feed it, survive.")
     parser.add_argument("--level", default=None, help=f"a name ({', '.join(level_names())}) "
                         "or a .tmj path (default: the first level)")  # fmt: skip
-    parser.add_argument("--seed", type=_count(), default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=_count(MAX_SEED), default=0, help="random seed (default 0)")
     parser.add_argument("--fish", type=_count(MAX_FISH, " (the most the game runs smoothly)"),
                         help=f"fish in the school (at most {MAX_FISH:,})")  # fmt: skip
     parser.add_argument("--preset", choices=sorted(PRESETS), help="the school's behaviour")

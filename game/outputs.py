@@ -14,8 +14,12 @@ from pathlib import Path
 import platformdirs
 from PIL import Image
 
+from shoal.game.level.messages import clip
+
 APP = "shoal"
 PROBE = b"\0" * 4096  # a small write tells a full disk from a merely writable folder
+MAX_PATH_CHARS = 120
+"""Longest path a message shows (the middle of a longer one is cut out)."""
 
 
 def screenshot_folder() -> Path:
@@ -25,13 +29,17 @@ def screenshot_folder() -> Path:
 
 
 def numbered_screenshot(level: str, step: int) -> Path:
-    """A new screenshot path for `level` at `step` (a number added if that one exists)."""
+    """A new screenshot path for `level` at `step` (a number added if that one exists; if
+    the folder cannot even be looked at, the first name: saving will say why)."""
     folder = screenshot_folder()
     path = folder / f"shoal-{level}-{step:06d}.png"
     count = 1
-    while path.exists():
-        count += 1
-        path = folder / f"shoal-{level}-{step:06d}-{count}.png"
+    try:
+        while path.exists():
+            count += 1
+            path = folder / f"shoal-{level}-{step:06d}-{count}.png"
+    except OSError:  # a name too long, a folder we may not look into
+        return folder / f"shoal-{level}-{step:06d}.png"
     return path
 
 
@@ -40,8 +48,21 @@ def writable_problem(path: Path) -> str:
 
     It must not be a folder or a device, its folder must exist, and a small probe file
     must be writable there (which catches read-only folders and file systems, missing
-    permissions and full disks). An existing file is not changed.
+    permissions and full disks). A link is checked where it leads. An existing file is not
+    changed.
     """
+    try:
+        return _writable_problem(path)
+    except (OSError, RuntimeError, ValueError) as error:  # too long, a loop, a NUL, no access
+        return f"cannot write {shown(path)}: {_why(error)}"
+
+
+def _writable_problem(path: Path) -> str:
+    if path.is_symlink():
+        target = Path(os.path.realpath(path))
+        if target.is_symlink():
+            return f"{shown(path)} is a loop of links"
+        path = target
     if path.is_dir():
         return f"{shown(path)} is a folder, not a file"
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
@@ -80,12 +101,15 @@ def save_image(image: Image.Image, path: Path) -> str:
     return ""
 
 
-def shown(path: Path) -> str:
-    """`path` for a message: control characters (terminal escapes) written as escapes."""
-    return repr(str(path))[1:-1] if not str(path).isprintable() else str(path)
+def shown(path: Path | str) -> str:
+    """`path` for a message: control characters (terminal escapes) written as escapes, and
+    a long path cut in the middle (a message stays one short line)."""
+    return clip(str(path), MAX_PATH_CHARS)
 
 
-def _why(error: OSError) -> str:
-    if error.errno == errno.ENOSPC:
+def _why(error: Exception) -> str:
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC:
         return "the disk is full"
-    return error.strerror or str(error)
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return clip(str(error), MAX_PATH_CHARS)

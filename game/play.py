@@ -1,19 +1,22 @@
 """Run the game in a window or headless (imports arcade: decide headless mode first)."""
 
 import argparse
+import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import arcade
 
 from shoal.game.level import Level
+from shoal.game.loading import LoadingView
 from shoal.game.outputs import writable_problem
 from shoal.game.records import Records, setup_key
 from shoal.game.sound import Sounds
 from shoal.game.tank import FISH, Tank
 from shoal.game.tank_view import TankFactory, TankView
-from shoal.systems import warm_up
+from shoal.systems import prepare, warm_up
 
 WINDOW_TITLE = "shoal: fish tank"
 HEADLESS_FRAMES = 300  # five simulated seconds
@@ -42,14 +45,22 @@ def tank_factory(options: argparse.Namespace, headless: bool) -> TankFactory:
 
 def run(level: Level, options: argparse.Namespace, headless: bool, sound: bool = False) -> int:
     """Play `level`; returns the exit status. `sound`: an audio device may play."""
-    print("shoal: loading the flocking kernels (the first run after install compiles them)")
-    print(f"shoal: kernels ready in {warm_up():.1f} s")
     make = tank_factory(options, headless)
     if headless:
+        print("shoal: preparing the flocking kernels")
+        print(f"shoal: kernels ready in {warm_up():.1f} s")
         frames = HEADLESS_FRAMES if options.frames is None else options.frames
         return run_headless(level, make, frames, demo_screenshot(options.screenshot),
                             options.stats)  # fmt: skip
     return run_windowed(level, make, options, sound)
+
+
+def startup_report(event: str) -> Callable[[], None] | None:
+    """With ``SHOAL_STARTUP_REPORT=1`` in the environment, a function that prints when
+    `event` happens (benchmarks/startup.py times the lines as they come); else None."""
+    if not os.environ.get("SHOAL_STARTUP_REPORT"):
+        return None
+    return lambda: print(f"shoal: {event}", flush=True)
 
 
 def demo_screenshot(asked: Path | None) -> Path | None:
@@ -81,14 +92,28 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
     records = None if scripted else Records()
     if records is not None and records.problem:
         print(f"shoal: {records.problem}", file=sys.stderr)
-    view = TankView(
-        level, make, options.stats, options.frames, options.screenshot, intro=not scripted,
-        records=records, record_key=lambda lv: setup_key(lv.name, options.fish, options.preset),
-        sounds=Sounds(enabled=sound),
-    )  # fmt: skip
-    window.show_view(view)
+    games: list[TankView] = []
+
+    def start_game() -> TankView:
+        report = startup_report(f"kernels ready (the longest frame while loading took "
+                                f"{loading.longest_gap:.2f} s)")  # fmt: skip
+        if report is not None:
+            report()
+        games.append(TankView(
+            level, make, options.stats, options.frames, options.screenshot, intro=not scripted,
+            records=records, record_key=lambda lv: setup_key(lv.name, options.fish,
+                                                             options.preset),
+            sounds=Sounds(enabled=sound), on_first_frame=startup_report("tank drawn"),
+        ))  # fmt: skip
+        return games[0]
+
+    loading = LoadingView(prepare(), start_game, startup_report("window open"))
+    window.show_view(loading)
     arcade.run()
-    problems = [p for p in (view.failure, view.write_stats()) if p]
+    problems = [loading.failure]
+    for game in games:
+        problems += [game.failure, game.write_stats()]
+    problems = [problem for problem in problems if problem]
     for problem in problems:
         print(f"shoal: error: {problem}", file=sys.stderr)
     return 1 if problems else 0

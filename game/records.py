@@ -10,13 +10,18 @@ be read or written never stops the game: the records then last for this session 
 
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
+from shoal.game.outputs import shown
+
 APP = "shoal"
 FILE = "best.json"
+MAX_FILE_BYTES = 1024 * 1024
+"""Largest best-scores file read: a real one is a few hundred bytes a level played."""
 
 
 def data_folder() -> Path:
@@ -71,19 +76,26 @@ class Records:
 
     def _read(self) -> dict[str, int]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            if not stat.S_ISREG(self.path.stat().st_mode):  # a pipe would wait for a writer
+                self.problem = f"{shown(self.path)} is not a regular file: starting afresh"
+                return {}
+            with self.path.open("rb") as file:
+                data = file.read(MAX_FILE_BYTES + 1)
         except FileNotFoundError:
             return {}
         except OSError as error:
-            self.problem = f"cannot read {self.path}: {error.strerror or error}"
+            self.problem = f"cannot read {shown(self.path)}: {error.strerror or error}"
+            return {}
+        if len(data) > MAX_FILE_BYTES:
+            self.problem = f"{shown(self.path)} is too big for best scores: starting afresh"
             return {}
         try:
-            raw = json.loads(text)
-        except ValueError:
-            self.problem = f"{self.path} is not valid JSON: starting afresh"
+            raw = json.loads(data)
+        except (ValueError, RecursionError):  # broken, or nested thousands deep
+            self.problem = f"{shown(self.path)} is not valid JSON: starting afresh"
             return {}
         if not isinstance(raw, dict):
-            self.problem = f"{self.path} does not hold an object: starting afresh"
+            self.problem = f"{shown(self.path)} does not hold an object: starting afresh"
             return {}
         # Keep only sound entries: a hand-edited file must not break the game.
         return {str(k): int(v) for k, v in raw.items() if type(v) is int and v >= 0}
@@ -96,7 +108,8 @@ class Records:
             os.replace(partial, self.path)  # whole or not at all, even if the game is killed
             self.problem = ""
         except OSError as error:
-            self.problem = f"cannot save the best scores to {self.path}: {error.strerror or error}"
+            why = error.strerror or error
+            self.problem = f"cannot save the best scores to {shown(self.path)}: {why}"
 
 
 def setup_key(level: str, fish: int | None, preset: str | None) -> str:

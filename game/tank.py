@@ -26,7 +26,7 @@ from shoal.systems import (
     install,
     obstacle_field,
 )
-from shoal.systems.core.ecs import in_world
+from shoal.systems.core.ecs import entities_with, in_world
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import surface
 
@@ -59,6 +59,10 @@ SHARK = Species(
 )  # fmt: skip
 DROPPED_FOOD = Food(bites=3, radius=6)
 SINK_SPEED = 35.0  # px/s
+MAX_FOOD_IN_TANK = 100
+"""Most pellets in the tank at once (a level's and dropped ones): each costs Python work
+every step (sinking, seeking, bites); clicking on, a player once made 2,000 that cost 38 ms
+a step. The packaged levels start with 4 to 7."""
 POINTS_PER_BITE = 10
 POINTS_PER_FISH = 5  # for each fish alive when the level is won
 
@@ -205,9 +209,13 @@ class Tank:
         self.time += dt
         self._check_goal()
 
-    def drop_food(self, x: float, y: float) -> tuple[float, float]:
+    def drop_food(self, x: float, y: float) -> tuple[float, float] | None:
         """Drop a pellet that sinks (a click in the game) at the free spot nearest (x, y)
-        (a click in a rock drops it beside the rock); returns where it was dropped."""
+        (a click in a rock drops it beside the rock); returns where it was dropped, or None
+        when the tank already holds `MAX_FOOD_IN_TANK` pellets."""
+        with in_world(self.world):
+            if len(entities_with(Food)) >= MAX_FOOD_IN_TANK:
+                return None
         x, y = free_spot(self.space, x, y, DROPPED_FOOD.radius)
         with in_world(self.world):
             esper.create_entity(Position(x, y), Sinking(SINK_SPEED),

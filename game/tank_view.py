@@ -3,7 +3,8 @@
 Each level opens with a card (its goal and the controls) and waits for a key or a click;
 the simulation then runs on fixed steps from `StepClock` (a bounded number a frame, so the
 window always draws), and everything that moves is drawn between the last two steps.
-After the last level a finish card shows every level's result.
+After the last level a finish card shows every level's result. The keys and clicks are
+`shoal.game.controls`.
 
 Importing this module imports arcade: decide headless mode (``ARCADE_HEADLESS=1``) first,
 as `shoal.game.__main__` does.
@@ -25,9 +26,10 @@ from PIL import Image
 from shoal.game import screens
 from shoal.game.cards import Card, TextCache, draw_card
 from shoal.game.clock import StepClock
+from shoal.game.controls import Controls
 from shoal.game.hud import Hud
 from shoal.game.level import Level, LevelError, level_names, load_level
-from shoal.game.outputs import numbered_screenshot, save_image, shown
+from shoal.game.outputs import save_image, shown
 from shoal.game.records import Records, Result
 from shoal.game.scenery import draw_food, leader_sprite, scenery
 from shoal.game.sound import Sounds
@@ -65,13 +67,14 @@ class TankView(arcade.View):
         records: where the best scores are kept (None: not kept).
         record_key: a level's key in `records` (its name and the setup).
         sounds: the sound effects (None: silent).
+        on_first_frame: called once, after the first frame drawn with the fish moving.
     """
 
     def __init__(
         self, level: Level, make_tank: TankFactory, stats: Path | None = None,
         frames: int | None = None, screenshot: Path | None = None, *, intro: bool = True,
         records: Records | None = None, record_key: Callable[[Level], str] | None = None,
-        sounds: Sounds | None = None,
+        sounds: Sounds | None = None, on_first_frame: Callable[[], None] | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
         self.frames = frames
@@ -83,6 +86,7 @@ class TankView(arcade.View):
         self.records = records
         self.record_key = record_key or (lambda lv: lv.name)
         self.sounds = sounds or Sounds(enabled=False)
+        self.on_first_frame = on_first_frame
         self.failure = ""  # a problem that should end the program with an error status
         self.hud = Hud()
         self.texts = TextCache()
@@ -95,6 +99,7 @@ class TankView(arcade.View):
         self.results: dict[str, Result] = {}
         self.finished = False  # the finish card is up
         self.panel: TuningPanel | None = None
+        self.controls = Controls(self)
         # When the latest steps started (enough for a second at 60 Hz and more), and the
         # clock's dropped time at the last readout: together they say if time slowed.
         self._step_times: deque[float] = deque(maxlen=120)
@@ -108,6 +113,10 @@ class TankView(arcade.View):
     def waiting(self) -> bool:
         """The level's intro card is up: nothing moves until a key or a click."""
         return self._waiting
+
+    @waiting.setter
+    def waiting(self, value: bool) -> None:
+        self._waiting = value
 
     @property
     def paused(self) -> bool:
@@ -227,7 +236,7 @@ class TankView(arcade.View):
         """Save the screenshot if asked (while the window still has its OpenGL context),
         then close the window."""
         if self.screenshot is not None:
-            problem = save_image(self._picture(), self.screenshot)
+            problem = save_image(self.picture(), self.screenshot)
             if problem:
                 self.failure = problem
             self.screenshot = None
@@ -274,6 +283,9 @@ class TankView(arcade.View):
             draw_card(card, self.texts, width, height)
         if self.panel is not None:
             self.panel.draw()
+        if self.on_first_frame is not None and self.steps_taken > 0:
+            self.on_first_frame()
+            self.on_first_frame = None
 
     def card(self) -> Card | None:
         """The card shown now, if any (one at a time: help over the others)."""
@@ -318,51 +330,12 @@ class TankView(arcade.View):
         self.tank.target = (world.x, world.y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """A click starts the level from its card, else drops food (with the debug overlay
-        on, it explains the nearest fish)."""
-        if self._waiting:
-            self._waiting = False
-            return
-        if self.finished or self.show_help:
-            return
-        world = self.camera.unproject((x, y))
-        if self.overlay.enabled:
-            self.overlay.select_nearest(world.x, world.y)
-        elif self.tank.status == "playing":
-            self.tank.drop_food(world.x, world.y)
+        """A click (see `Controls.click`)."""
+        self.controls.click(x, y)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """The keys listed by H; on a level's card any other key starts the level."""
-        always: dict[int, Callable[[], None]] = {
-            arcade.key.ESCAPE: self.finish,
-            arcade.key.F: lambda: self.window.set_fullscreen(not self.window.fullscreen),
-            arcade.key.M: self._toggle_mute,
-            arcade.key.H: self._toggle_help,
-            arcade.key.S: self._screenshot,
-        }
-        if symbol in always:
-            always[symbol]()
-        elif self.finished:
-            if symbol in (arcade.key.R, arcade.key.N, arcade.key.ENTER):
-                self.play_again()
-        elif self._waiting:
-            self._waiting = False
-        else:
-            self._play_key(symbol)
-
-    def _play_key(self, symbol: int) -> None:
-        actions: dict[int, Callable[[], None]] = {
-            arcade.key.SPACE: self._toggle_pause,
-            arcade.key.PERIOD: self._one_step,
-            arcade.key.R: lambda: self.start(self.level),
-            arcade.key.N: self.next_level,
-            arcade.key.L: self.reload,
-            arcade.key.D: self._toggle_overlay,
-            arcade.key.P: self.toggle_panel,
-        }
-        action = actions.get(symbol)
-        if action is not None:
-            action()
+        """A key (see `Controls.key`)."""
+        self.controls.key(symbol)
 
     def toggle_panel(self) -> None:
         """Show or hide the tuning panel (arcade.gui is imported the first time)."""
@@ -379,46 +352,15 @@ class TankView(arcade.View):
         """A change made with the panel: this run no longer counts."""
         self.tank.mark_practice(f"{what.replace('_', ' ')} changed with the panel")
 
-    def _screenshot(self) -> None:
-        path = numbered_screenshot(self.level.name, round(self.tank.time / DT))
-        problem = save_image(self._picture(), path)
-        now = time.perf_counter()
-        if problem:
-            self.hud.notify(problem, now)
-        else:
-            self.hud.notify(f"Screenshot saved: {shown(path)}", now)
-
-    def _toggle_pause(self) -> None:
-        if self.tank.status == "playing":
-            self.clock.paused = not self.clock.paused
-
-    def _one_step(self) -> None:
-        if self.clock.paused and self.tank.status == "playing":
-            self.step()
-
-    def _toggle_mute(self) -> None:
-        now = time.perf_counter()
-        if not self.sounds.enabled:
-            self.hud.notify("No sound here (no audio device, or headless).", now)
-        else:
-            self.hud.notify("Sound off." if self.sounds.toggle_mute() else "Sound on.", now)
-
-    def _toggle_help(self) -> None:
-        self.show_help = not self.show_help
-
-    def _toggle_overlay(self) -> None:
-        if self.overlay.toggle() and self.overlay.selected is None:
-            self.overlay.select_nearest(self.level.width / 2, self.level.height / 2)
-
     # --- files ---------------------------------------------------------------------------
-    def _picture(self) -> Image.Image:
+    def picture(self) -> Image.Image:
         """What the window shows now."""
         self.on_draw()
         return arcade.get_image()
 
     def save_screenshot(self, path: Path) -> str:
         """Save what the window shows to `path`; returns "" or the problem, in one line."""
-        return save_image(self._picture(), path)
+        return save_image(self.picture(), path)
 
     def write_stats(self) -> str:
         """Write the per-second metrics as a JSON array (if a path was given); returns ""

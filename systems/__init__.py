@@ -11,6 +11,11 @@ Quick use::
     esper.process(1 / 60)          # in arcade: from on_fixed_update(delta_time)
 """
 
+# isort: off
+# First: numba must know where shoal's kernels are cached before any kernel is defined.
+from shoal.systems.core import kernel_cache  # noqa: F401
+
+# isort: on
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import MAX_BOIDS, MAX_DT, MIN_DT, FlockConfig
 from shoal.systems.core.events import (
@@ -51,7 +56,7 @@ from shoal.systems.obstacles.field import (
 from shoal.systems.obstacles.system import ObstacleSystem
 from shoal.systems.seeking.system import SeekingSystem
 from shoal.systems.steering.system import SteeringSystem
-from shoal.systems.warmup import warm_up
+from shoal.systems.warmup import Preparation, prepare, warm_up
 
 __all__ = [
     "BOIDS_SPAWNED",
@@ -82,6 +87,7 @@ __all__ = [
     "Neighbours",
     "ObstacleField",
     "ObstacleSystem",
+    "Preparation",
     "SeekingSystem",
     "SteeringSystem",
     "Step",
@@ -90,6 +96,7 @@ __all__ = [
     "install",
     "installed_flock",
     "obstacle_field",
+    "prepare",
     "refresh_obstacles",
     "uninstall",
     "warm_up",

@@ -4,12 +4,13 @@ from collections.abc import Iterable
 
 import esper
 
-from shoal.components import Species
+from shoal.components import Boid, Position, Species
 from shoal.components import arguments as check
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import in_world, processors, remove_handler
-from shoal.systems.core.flock import Flock, checked_species
+from shoal.systems.core.ecs import entities_with, in_world, processors, remove_handler
+from shoal.systems.core.flock import Flock
+from shoal.systems.core.flock_arguments import checked_species
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.lifecycle.system import LifecycleSystem
 from shoal.systems.motion.system import MotionSystem
@@ -76,7 +77,8 @@ def install(
     Raises:
         ValueError: an argument is not what it should be (the message names it).
         RuntimeError: shoal is already installed in that world and `replace` is False
-            (esper keeps one processor per class per world).
+            (esper keeps one processor per class per world), or the world still holds
+            boids of another flock whose stages were removed.
     """
     config = FlockConfig() if config is None else config
     check.instance("install", "config", config, FlockConfig)
@@ -84,17 +86,20 @@ def install(
     name = esper.current_world if world is None else world
     if not isinstance(name, str) or not name:
         check.fail("install", "world", world, "must be a non-empty string (or None)")
-    flock = Flock(config, checked_species("install", species), name)
+    species = checked_species("install", species)
     existing = installed_flock(name)
     if existing is not None:
         if not replace:
             raise RuntimeError(
-                f"install: shoal is already installed in esper world {name!r} "
+                f"install: shoal is already installed in esper world {check.shown(name)} "
                 "(uninstall it first, or pass replace=True)"
             )
         uninstall(existing)
-    flock.owns_world = name not in esper.list_worlds()
+    owns_world = name not in esper.list_worlds()  # before the flock makes it
     with in_world(name):
+        _refuse_stray_boids(name)
+        flock = Flock(config, species, name)
+        flock.owns_world = owns_world
         for system, priority in STAGES:
             esper.add_processor(system(flock), priority)
     return flock
@@ -126,22 +131,40 @@ def uninstall(flock: Flock) -> None:
     calls raise RuntimeError afterwards; a second `uninstall` does nothing.
     """
     check.instance("uninstall", "flock", flock, Flock)
-    if not flock.installed:
+    try:
+        flock._members.check("uninstall")
+    except RuntimeError:  # already uninstalled, or the world is gone with everything in it
+        flock._forget_host()
         return
+    flock._members.drop_gone()  # deleted through esper since the last step: not to despawn
     flock.ties.clear()
     flock.despawn(flock.entities.copy())
     with in_world(flock.world):
         for processor in processors():
             if isinstance(processor, FlockProcessor) and processor.flock is flock:
-                esper.remove_processor(type(processor))
+                esper.remove_processor(type(processor))  # never another flock's
+        # First the boids' entities, deferred by despawn: a created entity the host deleted
+        # (deferred) must not be deleted twice.
+        esper.clear_dead_entities()
         for entity in flock.created:
             if esper.entity_exists(entity):
                 esper.delete_entity(entity, immediate=True)
         for event, handler in flock.handlers:
             remove_handler(event, handler)
-        esper.clear_dead_entities()  # the boids' entities, deferred by despawn
     flock._forget_host()
     if flock.owns_world and flock.world in esper.list_worlds():
         if esper.current_world == flock.world:
             esper.switch_world("default")
         esper.delete_world(flock.world)
+
+
+def _refuse_stray_boids(world: str) -> None:
+    """RuntimeError if the current world still holds boids of another flock (its stages
+    removed by hand: `installed_flock` no longer finds it)."""
+    for entity in entities_with(Boid):
+        position = esper.try_component(entity, Position)
+        if position is not None and position.bound:
+            raise RuntimeError(
+                f"install: world = {check.shown(world)} still holds boids of another flock "
+                f"(entity {entity}); uninstall that flock first"
+            )

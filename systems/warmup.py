@@ -1,7 +1,18 @@
-"""warm_up(): compile (or load from numba's cache) every kernel before the game needs them."""
+"""Have every kernel ready before the game needs it: `warm_up()` (blocking, with progress)
+and `prepare()` (the same on a background thread, for a loading screen that keeps drawing).
 
+A package built by pip carries its compiled kernels (setup.py), so on a normal install this
+only loads them (well under a second). Where the cache is missing or stale (an editable
+install, a wheel built on another machine, a numba upgrade), the kernels compile: about
+20 s on a 2-core machine.
+"""
+
+import functools
+import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 import esper
 
@@ -13,45 +24,153 @@ from shoal.components import (
     Obstacle,
     Position,
     Predator,
+    Prey,
     Species,
     Velocity,
 )
+from shoal.components import arguments as check
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.ecs import in_world
 from shoal.systems.core.flock import Flock
-from shoal.systems.install import install
+from shoal.systems.install import STAGES, install
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
+from shoal.systems.steering.explain import rule_terms
+
+Progress = Callable[[float, str], None]
+"""Called with the share of the work done (0 to 1) and what is being prepared next."""
+
+# Each part's share of a cold compile, in seconds on the loaded 2-core machine (the steering
+# stage holds the vision kernel; the second tank, which only adds the wrapping kernels, is
+# quick), so that the bar moves at a steady pace.
+_PARTS = {  # stage (or part) → (what the player reads under the bar, weight)
+    "NeighbourSystem": ("neighbours", 2.0),
+    "SteeringSystem": ("steering", 11.0),
+    "SeekingSystem": ("seeking", 4.5),
+    "ObstacleSystem": ("obstacles", 4.0),
+    "MotionSystem": ("motion", 1.0),
+    "CollisionSystem": ("collisions", 9.0),
+    "LifecycleSystem": ("catches and food", 3.5),
+    "measures": ("queries and metrics", 8.0),
+}
+_SECOND_TANK = 0.05  # its parts' weight, as a share of the first's
 
 
-def warm_up() -> float:
+def warm_up(progress: Progress | None = None) -> float:
     """Run every stage, query and metric once on a tiny flock in a throw-away esper world;
     return the seconds.
 
-    The first run after installing shoal compiles its numba kernels (about a minute on
-    a 2-core machine); later runs load them from the cache in well under a second. Call this behind
-    a loading message so that the first frame of the game does not stall. The current esper
-    world is left as it was.
+    Loads the compiled kernels from the cache, or compiles them where it is missing (see
+    the module's docstring). `progress(done, label)` is called before each part and with
+    1.0 at the end. The current esper world is left as it was.
     """
+    if progress is not None:
+        check.function("warm_up", "progress", progress)
     start = time.perf_counter()
-    for boundary in ("contain", "wrap"):
-        world = f"shoal-warm-up-{uuid.uuid4().hex}"
-        config = FlockConfig(width=200, height=200, boundary=boundary)
-        flock = install(config, [Species("a"), Species("b")], world=world)
-        try:
-            _populate(flock)
-            flock.step()
-            _measure(flock)
-        finally:
-            esper.delete_world(world)
+    total = (1.0 + _SECOND_TANK) * sum(weight for _, weight in _PARTS.values())
+    done = 0.0
+    for label, weight, task in _tasks():
+        if progress is not None:
+            progress(done / total, label)
+        task()
+        done += weight
+    if progress is not None:
+        progress(1.0, "ready")
     return time.perf_counter() - start
 
 
+@dataclass(eq=False)
+class Preparation:
+    """Kernels being prepared on a background thread (see `prepare`).
+
+    Poll it from the game loop: `done`, `fraction` (0 to 1) and `label` (what is being
+    prepared now) change as it goes; `error` holds what stopped it, if anything did.
+    """
+
+    fraction: float = 0.0
+    label: str = "starting"
+    seconds: float = 0.0
+    error: BaseException | None = None
+    _finished: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    @property
+    def done(self) -> bool:
+        """True once the kernels are ready (or preparing them failed: see `error`)."""
+        return self._finished.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until done, or at most `timeout` seconds (None: no limit); True if done."""
+        if timeout is not None:
+            timeout = check.number("Preparation.wait", "timeout", timeout, low=0.0)
+        return self._finished.wait(timeout)
+
+    def _run(self) -> None:
+        try:
+            self.seconds = warm_up(self._progress)
+        except BaseException as error:  # reported through `error`, never lost in a thread
+            self.error = error
+        finally:
+            self._finished.set()
+
+    def _progress(self, fraction: float, label: str) -> None:
+        self.fraction, self.label = fraction, label
+
+
+def prepare() -> Preparation:
+    """Start `warm_up` on a background thread and return at once.
+
+    numba compiles mostly in native code that lets the calling thread's game loop run, so
+    a loading screen keeps drawing while it works. Do not step a flock before `done`: its
+    first step would wait for the compiler. An esper world of its own is used, so the
+    host's current world is untouched, but the host should not switch esper worlds until
+    `done` (esper's current world is one global).
+    """
+    preparation = Preparation()
+    threading.Thread(target=preparation._run, name="shoal-prepare", daemon=True).start()
+    return preparation
+
+
+def _tasks() -> Iterator[tuple[str, float, Callable[[], None]]]:
+    """Every part of the warm-up, with its weight, in order (a contained and a wrapping
+    tank, so that both boundary kernels are ready)."""
+    for boundary, share in (("contain", 1.0), ("wrap", _SECOND_TANK)):
+        world = f"shoal-warm-up-{uuid.uuid4().hex}"
+        config = FlockConfig(width=200, height=200, boundary=boundary)
+        # The hunters catch nothing (catch radius 0), so that no row changes before the
+        # explanations in `_measure`; the kernels are the same whatever the radius.
+        flock = install(config, [Species("a"), Species("b", catch_radius=0.0)], world=world)
+        try:
+            _populate(flock)
+            for system, _ in STAGES:
+                label, weight = _PARTS[system.__name__]
+                yield label, share * weight, _stage_runner(flock, system)
+            label, weight = _PARTS["measures"]
+            yield label, share * weight, functools.partial(_measure, flock)
+        finally:
+            esper.delete_world(world)
+
+
+def _stage_runner(flock: Flock, system: type) -> Callable[[], None]:
+    """Run one stage of the flock's next step in its world (the stages of one step run in
+    priority order, as esper would)."""
+
+    def run() -> None:
+        with in_world(flock.world):
+            processor = esper.get_processor(system)
+            if processor is not None:  # a stage this install has (all of them, today)
+                processor.process(flock.config.dt)
+
+    return run
+
+
 def _measure(flock: Flock) -> None:
-    """The queries and metrics a game calls, so that their kernels are ready too."""
+    """The queries, metrics and explanations a game calls (the debug overlay's too), so that
+    their kernels are ready as well."""
     wrap = (flock.config.width, flock.config.height) if flock.config.wraps else None
     positions, velocities = flock.positions, flock.velocities
     flock.query(100.0, 100.0, 50.0)
+    flock.neighbours_of(int(flock.entities[0]))
+    rule_terms(flock, 0)
     polarization(velocities)
     milling(positions, velocities)
     mean_nn_distance(positions, wrap)
@@ -63,7 +182,7 @@ def _measure(flock: Flock) -> None:
 
 
 def _populate(flock: Flock) -> None:
-    """Boids, relations and one agent of each kind, so that every kernel runs once."""
+    """Boids, relations and one agent of each kind (prey too), so that every kernel runs once."""
     flock.relate("a", "b", "flee")
     flock.relate("b", "a", "chase")
     flock.scatter("a", 8)
@@ -73,4 +192,5 @@ def _populate(flock: Flock) -> None:
         esper.create_entity(Position(50.0, 50.0), Velocity(10.0, 0.0), Leader())
         esper.create_entity(Position(150.0, 150.0), Food())
         esper.create_entity(Position(60.0, 150.0), Attractor())
-        esper.create_entity(Position(150.0, 60.0), Predator())
+        esper.create_entity(Position(150.0, 60.0), Predator(catch_radius=0.0))
+        esper.create_entity(Position(40.0, 160.0), Velocity(0.0, 10.0), Prey(("b",)))

@@ -1,11 +1,11 @@
 """The promise every hostile level file is held to, shared by the level fuzzing and hostile
-tests: `load_level` returns quickly, and either refuses the file with a short, printable,
-one-line LevelError naming it, or returns a level the game can play (its Tank builds and
-steps quickly, every position and velocity finite)."""
+tests: `load_level` either refuses the file with a short, printable, one-line LevelError
+naming it, or returns a level the game can play (its Tank builds and steps, every position
+and velocity finite). What loading and stepping cost in time, benchmarks/level_cost.py
+prints: a timed assertion would fail on a busy machine, not on slow code."""
 
 import importlib.resources
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +14,6 @@ import numpy as np
 from shoal.game.level import MAX_MESSAGE_CHARS, Level, LevelError, load_level
 from shoal.game.tank import Tank
 
-LOAD_SECONDS = 2.0
-"""Longest a load may take: a real level loads in ~5 ms, so this catches hangs only."""
-PLAY_SECONDS = 3.0
-"""Longest building and stepping an accepted level's tank may take (kernels compiled)."""
 PLAY_STEPS = 5
 
 
@@ -34,7 +30,6 @@ DOCS: dict[str, Any] = {name: json.loads(text) for name, text in TEXTS.items()}
 def check_refused_or_playable(path: Path) -> str:
     """Load the file: a quick one-line LevelError naming it ("refused"), or a playable
     level ("played")."""
-    start = time.perf_counter()
     try:
         level = load_level(path)
     except LevelError as error:
@@ -42,8 +37,6 @@ def check_refused_or_playable(path: Path) -> str:
         outcome = "refused"
     else:
         outcome = "played"
-    took = time.perf_counter() - start
-    assert took < LOAD_SECONDS, f"loading took {took:.2f} s"
     if outcome == "played":
         check_playable(level)
     return outcome
@@ -59,7 +52,6 @@ def check_message(message: str, path: Path | None = None) -> None:
 
 def check_playable(level: Level) -> None:
     """The level's tank builds and steps quickly, with finite state."""
-    start = time.perf_counter()
     tank = Tank(level, seed=0)
     try:
         # Every spawn point's boids (a spawn of species "shark" makes sharks), and the sharks.
@@ -70,6 +62,4 @@ def check_playable(level: Level) -> None:
         assert np.isfinite(store.positions).all() and np.isfinite(store.velocities).all()
     finally:
         tank.close()
-    took = time.perf_counter() - start
-    assert took < PLAY_SECONDS, f"building and stepping the tank took {took:.2f} s"
     assert level.title.isprintable() and all(s.species.isprintable() for s in level.spawns)

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from shoal.game.__main__ import display_missing
@@ -29,6 +30,7 @@ def fish_pixels(path: Path) -> int:
     return int(np.count_nonzero((red > 180) & (red - blue > 80) & (green > 60)))
 
 
+@pytest.mark.slow
 def test_headless_run_saves_a_screenshot_with_fish(tmp_path: Path) -> None:
     shot = tmp_path / "s.png"
     done = run_game("--headless", "--frames", "120", "--screenshot", str(shot), "--fish",
@@ -40,6 +42,7 @@ def test_headless_run_saves_a_screenshot_with_fish(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_without_a_window_it_falls_back_to_headless(tmp_path: Path) -> None:
     """DISPLAY points nowhere: the window cannot open, so it says so and plays headless."""
     done = run_game("--fish", "30", "--frames", "5", cwd=tmp_path, headless=False,

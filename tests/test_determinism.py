@@ -134,6 +134,7 @@ def assert_same(a: State, b: State, label: str) -> None:
             assert x == y, f"{label}: {key} {x} != {y}"
 
 
+@pytest.mark.slow
 def test_outcome_does_not_depend_on_the_display_rate(running: arcade.Window) -> None:
     window = running
     undrawn = play_undrawn(window)
@@ -149,6 +150,7 @@ def test_outcome_does_not_depend_on_the_display_rate(running: arcade.Window) -> 
         view.tank.close()
 
 
+@pytest.mark.slow
 def test_the_same_seed_and_input_give_bit_identical_games(running: arcade.Window) -> None:
     window = running
     first, second = play_drawn(window, 60.0)[0], play_drawn(window, 60.0)[0]

@@ -57,6 +57,7 @@ def test_there_are_at_least_three_games_and_each_has_a_picture() -> None:
         assert f"examples/{game}.py" in section
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_example_runs_headless_for_300_steps(game: str, tmp_path: Path) -> None:
     picture = tmp_path / f"{game}.png"
@@ -97,6 +98,7 @@ def test_examples_use_only_the_public_api(game: str) -> None:
             assert not node.attr.startswith("_") or node.attr.startswith("__"), node.attr
 
 
+@pytest.mark.slow
 def test_the_readme_example_is_short_and_runs(tmp_path: Path) -> None:
     blocks = re.findall(r"```python\n(.*?)```", readme_section(), re.S)
     example = blocks[0]

@@ -44,6 +44,7 @@ def game(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_headless_run_writes_a_screenshot_and_stats(tmp_path: Path) -> None:
     shot, stats = tmp_path / "tank.png", tmp_path / "stats.json"
     done = game("--headless", "--frames", "180", "--screenshot", str(shot), "--stats",
@@ -94,6 +95,7 @@ def test_too_many_fish_names_the_limit(tmp_path: Path) -> None:
     assert "0..2,000" in done.stderr and "smoothly" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_one_step_run_says_one_step_and_stays_quiet(tmp_path: Path) -> None:
     done = game("--headless", "--frames", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -80,7 +80,9 @@ def test_the_level_tank_drops_food_clicked_into_a_rock_beside_it() -> None:
     try:
         rock = tank.level.obstacles[6].shape  # the round rock
         assert isinstance(rock, Circle)
-        x, y = tank.drop_food(rock.x, rock.y)
+        dropped = tank.drop_food(rock.x, rock.y)
+        assert dropped is not None
+        x, y = dropped
         assert not inside_obstacle(tank.space.field, [(x, y)])[0]
         for _ in range(600):
             tank.step(DT)

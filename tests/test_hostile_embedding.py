@@ -1,29 +1,19 @@
 """Hostile input for the host-game calls of issue 17 (ties, prey, bounds, the host's clock,
 entities, rendering in one call): each refuses bad arguments with one clear line, and a
-refused call changes nothing. The scene, the checks and the completeness test are those of
-`test_hostile_api` (whose completeness test counts these cases too)."""
+refused call changes nothing. The scene and the checks are those of tests/hostile.py; the
+completeness test (test_hostile_coverage.py) counts these cases and NO_ARGUMENTS too."""
 
 from collections.abc import Callable
 from typing import Any
 
 import arcade
 import pytest
-from test_hostile_api import (
-    INF,
-    NAN,
-    Case,
-    Scene,
-    _labelled,
-    case,
-    make_scene,
-    sweep,
-    test_a_hostile_call_is_refused_and_changes_nothing,
-)
 
 from shoal.components import Leader, Obstacle, Position, Predator, Prey, Rect
 from shoal.systems import FlockConfig, installed_flock
 from shoal.systems.render import SpeciesLook, add_rendering
 
+from hostile import INF, NAN, Case, Scene, case, labelled, make_scene, refusal_test, sweep
 from worlds import scratch_world
 
 
@@ -185,13 +175,13 @@ def value_cases() -> list[Case]:
         "Prey",
         lambda s, v: Prey(radius=v),
         r"Prey: radius = ",
-        {"negative": -1.0, "NaN": NAN, "inf": INF, "a str": "3"},
+        labelled("radius", {"negative": -1.0, "NaN": NAN, "inf": INF, "a str": "3"}),
     )
     cases += sweep(
         "Prey",
         lambda s, v: Prey(v),
         r"Prey: species = ",
-        {"a str": "fish", "holding a number": (3,)},
+        labelled("species", {"a str": "fish", "holding a number": (3,)}),
     )
     cases += sweep(
         "FlockConfig.from_bounds",
@@ -218,7 +208,7 @@ def value_cases() -> list[Case]:
         {"left NaN": NAN, "left a str": "0"},
     )
     looks: dict[str, dict[str, object]] = {
-        "tint": _labelled("tint", {"alpha 256": (1, 2, 3, 256), "of five": (1, 2, 3, 4, 5)}),
+        "tint": labelled("tint", {"alpha 256": (1, 2, 3, 256), "of five": (1, 2, 3, 4, 5)}),
         "visible": {"visible 1": 1, "visible a str": "yes"},
         "mirror": {"mirror None": None, "mirror 0": 0},
         "facing": {"facing NaN": NAN, "facing 400": 400.0, "facing a str": "up"},
@@ -239,14 +229,10 @@ NO_ARGUMENTS: dict[str, str] = {
     "SpeciesLook.shown": "property",
     "RenderSystem.auto_alpha": "reads the flock's clock and arcade's",
 }
-"""Public callables of these calls that take no arguments (see `test_hostile_api`)."""
+"""Public callables of these calls that take no arguments (see test_hostile_coverage.py)."""
 
 
-@pytest.mark.parametrize("hostile", CASES, ids=[c.what for c in CASES])
-def test_a_hostile_host_call_is_refused_and_changes_nothing(
-    hostile: Case, window: arcade.Window
-) -> None:
-    test_a_hostile_call_is_refused_and_changes_nothing(hostile, window)  # the same checks
+test_a_hostile_host_call_is_refused_and_changes_nothing = refusal_test(CASES)
 
 
 def test_a_refused_tie_or_entity_leaves_nothing_behind(window: arcade.Window) -> None:

@@ -30,9 +30,10 @@ from hypothesis import strategies as st
 from shoal.game.level import MAX_TEMPLATE_BYTES
 from shoal.systems import warm_up
 
+from level_bytes import RAW_MUTATIONS
 from level_checks import DOCS, TEXTS, check_refused_or_playable
 from level_maps import circle_polygon
-from level_mutations import NAMES, RAW_MUTATIONS, TEMPLATES, TREE_MUTATIONS, Json
+from level_mutations import NAMES, TEMPLATES, TREE_MUTATIONS, Json
 
 pytestmark = [pytest.mark.fuzz, pytest.mark.slow]
 

@@ -4,13 +4,13 @@ promise is `level_checks.check_refused_or_playable` (quick; refused in one short
 line, or played)."""
 
 import json
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import shoal.game.level.templates as templates_module
@@ -24,10 +24,8 @@ from shoal.game.level import (
     load_level,
 )
 from shoal.game.level.reading import read_json
-from shoal.game.tank import Tank
-from shoal.systems.core.threads import set_threads, threads
 
-from level_checks import DOCS, check_message, check_refused_or_playable
+from level_checks import DOCS, check_message, check_playable, check_refused_or_playable
 from level_maps import point, tiled_map, tiled_object, write
 
 QUICK = settings(
@@ -179,10 +177,8 @@ def test_a_template_used_thousands_of_times_is_read_once(
     rock = {"name": "r" * 60_000, "type": "rock", "width": 2, "height": 2, "rotation": 0}
     (tmp_path / "rock.tj").write_text(json.dumps({"object": {**rock, "visible": True}}))
     placed = [{"id": k, "template": "rock.tj", "x": k % 300, "y": 9} for k in range(1, 4000)]
-    start = time.perf_counter()
     with pytest.raises(LevelError, match="vertices = 2052 of the obstacles up to this one"):
         load_level(_write(tmp_path, tiled_map(placed)))
-    assert time.perf_counter() - start < 1.0
     assert reads == [tmp_path / "rock.tj"]
 
 
@@ -199,53 +195,24 @@ def _at_the_limits() -> dict[str, Any]:
     return tiled_map(rocks, [school, *food, *sharks], props={"food_to_eat": ("int", 99999)})
 
 
-def test_a_map_at_every_limit_loads_quickly_and_small(tmp_path: Path) -> None:
+def test_a_map_at_every_limit_loads_small_and_plays(tmp_path: Path) -> None:
+    """Memory is checked here; what loading and stepping it cost in time,
+    benchmarks/level_cost.py prints (a timed test would fail on a busy machine)."""
     path = _write(tmp_path, _at_the_limits())
     tracemalloc.start()
-    start = time.perf_counter()
     try:
         level = load_level(path)
-        took, peak = time.perf_counter() - start, tracemalloc.get_traced_memory()[1]
+        peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert (len(level.obstacles), len(level.food), len(level.sharks)) == (512, MAX_FOOD, 200)
-    assert took < 1.0 and peak < 40_000_000
+    assert peak < 40_000_000
+    check_playable(level)
 
 
-def test_a_map_at_every_limit_plays_at_the_cost_of_its_fish(tmp_path: Path) -> None:
-    """Food and obstacles at their limits add little to what the fish and sharks cost: the
-    median step (CPU time on one thread) within 3 ms and 50 % of the same boids alone
-    (measured: 2.5 ms against 1.3 ms)."""
-    doc = _at_the_limits()
-    full = load_level(_write(tmp_path, doc))
-    boids = [o for o in doc["layers"][1]["objects"] if o["type"] in ("spawn", "shark")]
-    bare = load_level(_write(tmp_path, tiled_map(spawns=boids), "boids.tmj"))
-    full_step, bare_step = _median_step(full), _median_step(bare)
-    assert full_step < 1.5 * bare_step + 3e-3, (full_step, bare_step)
-
-
-def _median_step(level: Any, steps: int = 60) -> float:
-    # One thread: process time then counts work, not the other threads' waiting.
-    before = threads()
-    set_threads(1)
-    tank = Tank(level, seed=0)
-    try:
-        for _ in range(5):
-            tank.step()
-        times = []
-        for _ in range(steps):
-            start = time.process_time()
-            tank.step()
-            times.append(time.process_time() - start)
-    finally:
-        tank.close()
-        set_threads(before)
-    return sorted(times)[steps // 2]
-
-
-def test_the_worst_files_load_in_bounded_time_and_memory(tmp_path: Path) -> None:
+def test_the_worst_files_load_in_bounded_memory(tmp_path: Path) -> None:
     """1 MiB files of the shapes that cost the most per byte: tiny JSON objects, numbers,
-    properties, objects; each refused or read in well under a second and 40 MB."""
+    properties, objects; each refused or read within 40 MB (the time: level_cost.py)."""
     reef = json.dumps(DOCS["reef.tmj"])
     room = MAX_FILE_BYTES - len(reef) - 100
     fills = {
@@ -256,10 +223,70 @@ def test_the_worst_files_load_in_bounded_time_and_memory(tmp_path: Path) -> None
     for name, fill in fills.items():
         path = _write(tmp_path, reef.replace('"tilesets": []', f'"tilesets": {fill}'), "w.tmj")
         tracemalloc.start()
-        start = time.perf_counter()
         try:
             check_refused_or_playable(path)
-            took, peak = time.perf_counter() - start, tracemalloc.get_traced_memory()[1]
+            peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
-        assert took < 1.5 and peak < 40_000_000, (name, took, peak)
+        assert peak < 40_000_000, (name, peak)
+
+
+# --- any level the loader takes plays -------------------------------------------------------
+@st.composite
+def playable_maps(draw: st.DrawFn) -> dict[str, Any]:
+    """Maps within every limit, of any size and mix: rocks, food, sharks and spawn points
+    placed at random (some put a point in a rock or crowd too much, and are refused)."""
+    tiles = draw(st.tuples(st.integers(4, 60), st.integers(4, 40)), label="tiles")
+    size = np.array(tiles) * 32.0
+    counts = draw(st.tuples(
+        st.integers(0, MAX_OBSTACLE_VERTICES // 4),  # rocks of 4 vertices
+        st.integers(0, MAX_FOOD),
+        st.integers(0, 30),  # sharks
+        st.integers(1, 5),  # spawn points
+    ), label="rocks, food, sharks, spawns")  # fmt: skip
+    rng = np.random.default_rng(draw(st.integers(0, 2**32), label="seed"))
+    rocks, food, sharks, spawn_points = counts
+
+    corners = rng.uniform(4, size - 4, (rocks, 2))
+    sides = rng.uniform(3, 40, (rocks, 2))
+    objects = [tiled_object(k + 1, "rock", float(x), float(y), width=float(w), height=float(h),
+                            rotation=float(rng.uniform(0, 90)))
+               for k, ((x, y), (w, h)) in enumerate(zip(corners, sides, strict=True))]  # fmt: skip
+    reach = np.hypot(sides[:, 0], sides[:, 1]) + 2  # a rock turns about its corner
+
+    def spots(n: int) -> list[tuple[float, float]]:
+        """n points clear of every rock (fewer where the rocks leave no room)."""
+        found = rng.uniform(4, size - 4, (50 * n, 2))
+        d = np.hypot(*(found[:, None, :] - corners[None, :, :]).transpose(2, 0, 1))
+        clear = found[(d > reach).all(axis=1)] if rocks else found
+        return [(float(x), float(y)) for x, y in clear[:n]]
+
+    points = [point(1000 + k, "food", x, y) for k, (x, y) in enumerate(spots(food))]
+    points += [point(2000 + k, "shark", x, y) for k, (x, y) in enumerate(spots(sharks))]
+    per_spawn = (MAX_TOTAL_FISH - sharks) // spawn_points
+    for k, (x, y) in enumerate(spots(spawn_points)):
+        count = int(rng.integers(1, per_spawn + 1))
+        radius = float(rng.uniform(4 * count**0.5, 300))  # room enough not to crowd
+        points.append(point(3000 + k, "spawn", x, y, count=("int", count),
+                            radius=("float", radius)))  # fmt: skip
+    doc = tiled_map(objects, points, props={"food_to_eat": ("int", 99999)})
+    doc.update(width=tiles[0], height=tiles[1])
+    return doc
+
+
+@pytest.mark.fuzz
+@pytest.mark.slow
+@settings(QUICK, max_examples=12)
+@given(doc=playable_maps())
+def test_any_level_within_the_limits_plays(tmp_path: Path, doc: dict[str, Any]) -> None:
+    """Whatever mix of rocks, food, sharks and fish a level holds within the limits, it is
+    refused with one line or builds and steps with finite state (what a step of such levels
+    costs, benchmarks/level_cost.py prints)."""
+    try:
+        level = load_level(_write(tmp_path, doc))
+    except LevelError as error:
+        check_message(str(error))
+        event(f"refused: {str(error).split(': ', 2)[-1][:40]}")
+        return
+    event("played")
+    check_playable(level)

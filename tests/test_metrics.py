@@ -191,6 +191,7 @@ small_clouds = st.lists(st.tuples(coordinates, coordinates), min_size=2, max_siz
 worlds = st.one_of(st.none(), st.tuples(st.sampled_from([4.0, 10.0, 13.0]), st.just(10.0)))
 
 
+@pytest.mark.fuzz
 @settings(max_examples=150, deadline=None)
 @given(small_clouds, worlds)
 def test_mean_nn_distance_on_integer_points_matches_brute_force(
@@ -214,6 +215,7 @@ def test_group_count_matches_brute_force(
     assert group_count(points, radius, wrap_size) == expected
 
 
+@pytest.mark.slow
 def test_group_count_dense_flock_matches_brute_force() -> None:
     # Crowded cells (many boids per cell) and a far stray that stretches the grid to its cap.
     rng = np.random.default_rng(4)
@@ -255,6 +257,7 @@ def test_group_count_small_cases() -> None:
     assert group_count([[0.0, 0.0], [5.0, 0.0]], radius=100.0, wrap_size=(10.0, 10.0)) == 1
 
 
+@pytest.mark.fuzz
 @settings(max_examples=150, deadline=None)
 @given(small_clouds, st.sampled_from([0.5, 1.0, 2.0, 3.0, 5.0]), worlds)
 def test_group_count_on_integer_points_matches_brute_force(

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,8 @@ def species(draw: st.DrawFn) -> Species:
     )
 
 
+@pytest.mark.slow
+@pytest.mark.fuzz
 @settings(max_examples=150, deadline=None)
 @given(
     sp=species(),

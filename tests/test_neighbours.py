@@ -141,6 +141,7 @@ def test_species_radii_views_and_caps() -> None:
     assert flock.neighbours.counts[flock.store.species == 1].max() <= 5
 
 
+@pytest.mark.fuzz
 @settings(max_examples=40, deadline=None)
 @given(
     n=st.integers(0, 120),

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# Each starts the game in a real (virtual) window under xvfb-run: seconds each.
+pytestmark = [pytest.mark.window, pytest.mark.slow]
+
 HERE = Path(__file__).resolve().parent
 
 

@@ -2,6 +2,7 @@
 
 import esper
 import numpy as np
+import pytest
 
 from shoal.components import Position, Predator, Species, Velocity
 from shoal.systems import BOID_EATEN, FlockConfig, install
@@ -51,6 +52,7 @@ def test_a_shark_catches_a_lone_fish() -> None:
     esper.remove_handler(BOID_EATEN, catches)
 
 
+@pytest.mark.slow
 def test_a_fleeing_school_loses_fewer_fish() -> None:
     fled = sum(hunt(True, seed) for seed in (1, 2, 3))
     stood = sum(hunt(False, seed) for seed in (1, 2, 3))

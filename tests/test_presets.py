@@ -56,12 +56,14 @@ def measured() -> Iterator[dict[str, Signature]]:
 
 
 # --- each preset's own signature ----------------------------------------------------------
+@pytest.mark.slow
 def test_school_is_one_aligned_group(measured: dict[str, Signature]) -> None:
     school = measured["school"]
     assert school["polarization"] >= 0.9, school  # measured 0.99
     assert school["groups"] <= 2, school  # measured 1
 
 
+@pytest.mark.slow
 def test_mill_rotates_without_travelling(measured: dict[str, Signature]) -> None:
     mill = measured["mill"]
     assert mill["milling"] >= 0.5, mill  # measured 0.55-0.67 over seeds 0-7
@@ -69,6 +71,7 @@ def test_mill_rotates_without_travelling(measured: dict[str, Signature]) -> None
     assert mill["groups"] == 1, mill
 
 
+@pytest.mark.slow
 def test_baitball_is_one_dense_ball(measured: dict[str, Signature]) -> None:
     ball = measured["baitball"]
     assert ball["nn"] <= 10.0, ball  # measured 6.7-7.4 px
@@ -76,6 +79,7 @@ def test_baitball_is_one_dense_ball(measured: dict[str, Signature]) -> None:
     assert ball["polarization"] <= 0.5, ball  # measured 0.08-0.24: no direction of travel
 
 
+@pytest.mark.slow
 def test_scatter_is_loose_unaligned_fish(measured: dict[str, Signature]) -> None:
     scatter = measured["scatter"]
     assert scatter["polarization"] <= 0.3, scatter  # measured 0.01-0.16
@@ -84,18 +88,21 @@ def test_scatter_is_loose_unaligned_fish(measured: dict[str, Signature]) -> None
 
 
 # --- the presets tell apart ---------------------------------------------------------------
+@pytest.mark.slow
 def test_only_the_school_is_aligned(measured: dict[str, Signature]) -> None:
     school = measured["school"]["polarization"]
     for name in ("mill", "baitball", "scatter"):
         assert school > measured[name]["polarization"] + 0.5, (name, measured)
 
 
+@pytest.mark.slow
 def test_only_the_mill_mills(measured: dict[str, Signature]) -> None:
     mill = measured["mill"]["milling"]
     for name in ("school", "baitball", "scatter"):
         assert mill > measured[name]["milling"] + 0.3, (name, measured)
 
 
+@pytest.mark.slow
 def test_spacing_orders_baitball_mill_school_scatter(measured: dict[str, Signature]) -> None:
     nn = {name: m["nn"] for name, m in measured.items()}
     assert nn["baitball"] < 0.6 * nn["school"], nn  # measured 7.0 against 17.9 px
@@ -103,6 +110,7 @@ def test_spacing_orders_baitball_mill_school_scatter(measured: dict[str, Signatu
     assert nn["baitball"] < nn["mill"] < nn["scatter"], nn
 
 
+@pytest.mark.slow
 def test_only_the_scatter_falls_apart(measured: dict[str, Signature]) -> None:
     groups = {name: m["groups_50"] for name, m in measured.items()}
     assert groups["scatter"] > 10 * max(groups["school"], groups["mill"], groups["baitball"])

@@ -11,6 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # two simulated minutes of the game, in a process of its own
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -212,8 +212,10 @@ def _slide(
     return nx * target, ny * target  # standing still: move off the surface
 
 
-@numba.njit(cache=True, error_model="numpy", parallel=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def push_out(
+    first: int,
+    last: int,
     positions: FloatArray,
     velocities: FloatArray,
     species: IntArray,
@@ -230,7 +232,7 @@ def push_out(
     The world spans [left, left + width] × [bottom, bottom + height]."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     moved = 0
-    for i in numba.prange(positions.shape[0]):
+    for i in range(first, last):
         px, py = positions[i, 0], positions[i, 1]
         if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) < 0:
             continue

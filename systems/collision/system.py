@@ -4,6 +4,7 @@ from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.collision.kernel import push_out
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.field import obstacle_field
 
 
@@ -33,7 +34,9 @@ class CollisionSystem(FlockProcessor):
         field = obstacle_field(flock)
         if len(field) == 0:
             return
-        self.pushed = push_out(
+        self.pushed = sum(run_chunks(
+            push_out,
+            len(store),
             store.positions,
             store.velocities,
             store.species,
@@ -44,6 +47,6 @@ class CollisionSystem(FlockProcessor):
             config.height,
             config.left,
             config.bottom,
-        )
+        ))  # fmt: skip
         if self.pushed:
             store.version += 1

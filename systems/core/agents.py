@@ -48,13 +48,18 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
     inner = np.zeros(count)
     weight = np.ones(count)
     concerns = np.zeros((count, max(len(table), 1)), bool)
+    masks: dict[tuple[str, ...], BoolArray] = {}  # most agents name the same species
     for k, (entity, (agent, position)) in enumerate(found):
         positions[k] = position.xy
         velocity = esper.try_component(entity, Velocity)
         if velocity is not None:
             velocities[k] = velocity.xy
         radius[k], inner[k], weight[k] = _sizes(agent)
-        concerns[k] = _mask(agent, entity, table)
+        names = agent.prey if isinstance(agent, Predator) else agent.species
+        mask = masks.get(names)
+        if mask is None:
+            mask = masks[names] = _mask(agent, entity, table)
+        concerns[k] = mask
     if not (np.all(np.isfinite(positions)) and np.all(np.isfinite(velocities))):
         raise ValueError(f"a {kind.__name__} entity has a non-finite Position or Velocity")
     return AgentArrays(entities, positions, velocities, radius, inner, weight, concerns)

@@ -1,4 +1,16 @@
-"""The few places where shoal needs more from esper 3 than its public functions give."""
+"""The few places where shoal needs more from esper 3 than its public functions give.
+
+esper (pinned to 3.x) keeps each world as module globals that `switch_world` swaps in and
+out of `esper._context_map`. Three facts about them let a flock stay consistent with
+whatever game code does through esper itself:
+
+- a world's entity database (`_entities`) is one dict for the world's whole life: a world
+  deleted (`delete_world`) and made again under the same name has another one;
+- `clear_database` replaces the world's id counter (`_entity_count`), so ids start again at
+  1 and a new entity may get the id of an old boid;
+- each entity's components are one dict in `_entities`, which `add_component` and
+  `remove_component` change in place (`d[type] = component`, `d.pop(type)`).
+"""
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -7,6 +19,12 @@ from typing import Any
 import esper
 
 _NO_ENTITIES: frozenset[int] = frozenset()
+
+# Positions in the tuple that esper keeps for each world in `_context_map`.
+_COUNTER, _DATABASE = 0, 2
+
+Identity = tuple[dict[int, dict[type[Any], Any]], object]
+"""A world's entity database and id counter: which world it is, and since when."""
 
 
 @contextmanager
@@ -48,12 +66,92 @@ def remove_handler(event: str, handler: Callable[..., None]) -> None:
 
     `esper.remove_handler` never finds a bound method in esper 3.9: it looks for a plain
     weak reference to the method, while `set_handler` stored a `WeakMethod`, and the two
-    never compare equal. This compares what each stored reference resolves to.
+    never compare equal. This compares what each stored reference resolves to. The set is
+    replaced, not changed in place: a handler may be removed (by `uninstall`, say) while
+    esper's `dispatch_event` iterates over that set.
     """
     found = esper.event_registry.get(event)
     if not found:
         return
-    for reference in [r for r in found if r() == handler]:
-        found.discard(reference)
-    if not found:
+    kept = {reference for reference in found if reference() != handler}
+    if kept:
+        esper.event_registry[event] = kept
+    else:
         del esper.event_registry[event]
+
+
+def world_identity(name: str) -> Identity | None:
+    """The entity database and id counter of world `name`, or None if there is no such world.
+
+    Unlike `esper.switch_world`, this never creates the world.
+    """
+    if esper.current_world == name:
+        return esper._entities, esper._entity_count
+    saved = esper._context_map.get(name)
+    if saved is None:
+        return None
+    database: Any = saved[_DATABASE]
+    return database, saved[_COUNTER]
+
+
+def id_counter() -> object:
+    """The current world's id counter (`esper.clear_database` replaces it)."""
+    return esper._entity_count
+
+
+def components_of(entity: int) -> dict[type[Any], Any] | None:
+    """The component dict of `entity` in the current world (None if it does not exist)."""
+    database: dict[int, dict[type[Any], Any]] = esper._entities
+    return database.get(entity)
+
+
+Listener = Callable[[int, type[Any], Any, bool], None]
+"""Told (entity, component type, new component or None when removed, replaced) before
+esper changes a watched component of a watched entity; it may raise to refuse a
+replacement."""
+
+
+class _Watched(dict[type[Any], Any]):
+    """An entity's component dict that tells listeners when some of its types change."""
+
+    __slots__ = ("_entity", "_listeners")
+
+    def __init__(self, entity: int, components: dict[type[Any], Any]) -> None:
+        super().__init__(components)
+        self._entity = entity
+        self._listeners: list[tuple[frozenset[type[Any]], Listener]] = []
+
+    def _tell(self, key: type[Any], value: Any, replaced: bool) -> None:
+        for types, listener in self._listeners:
+            if key in types:
+                listener(self._entity, key, value, replaced)
+
+    def __setitem__(self, key: type[Any], value: Any) -> None:
+        self._tell(key, value, key in self)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: type[Any]) -> None:
+        self._tell(key, None, False)
+        super().__delitem__(key)
+
+    def pop(self, key: type[Any], *default: Any) -> Any:
+        """Remove `key` (esper's `remove_component`), telling the listeners first."""
+        if key in self:
+            self._tell(key, None, False)
+        return super().pop(key, *default)
+
+
+def watch(entity: int, types: frozenset[type[Any]], listener: Listener) -> None:
+    """Have `listener` told whenever esper replaces or removes a component of one of `types`
+    on `entity` of the current world (`add_component`, `remove_component`).
+
+    The listener may raise to refuse a replacement (the component type was already there),
+    and nothing changes; it must not raise for a new type or a removal, which esper has
+    half done by then. Watching again with the same types and listener changes nothing.
+    """
+    database: dict[int, dict[type[Any], Any]] = esper._entities
+    components = database[entity]
+    if not isinstance(components, _Watched):
+        components = database[entity] = _Watched(entity, components)
+    if (types, listener) not in components._listeners:
+        components._listeners.append((types, listener))

@@ -22,6 +22,7 @@ from shoal.components import arguments as check
 from shoal.systems.core.clock import StepClock
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.ecs import in_world
+from shoal.systems.core.members import Members
 from shoal.systems.core.ties import Ties
 
 
@@ -42,7 +43,7 @@ class Embedding:
     renderer: Drawer | None
     clock: StepClock | None
     owns_world: bool
-    _installed: bool
+    _members: Members
     _updating: bool
     _created: set[int]
     _handlers: list[tuple[str, Callable[[], Callable[..., None] | None]]]
@@ -57,7 +58,6 @@ class Embedding:
         self.renderer = None
         self.clock = None  # the clock of `update`; None while the host steps the flock
         self.owns_world = False  # set by install: uninstall then deletes the world
-        self._installed = True
         self._updating = False
         self._created = set()
         self._handlers = []
@@ -184,7 +184,7 @@ class Embedding:
     @property
     def installed(self) -> bool:
         """False once `uninstall` has removed the flock (its calls then raise)."""
-        return self._installed
+        return not self._members.uninstalled
 
     @property
     def created(self) -> list[int]:
@@ -200,7 +200,7 @@ class Embedding:
     def _forget_host(self) -> None:
         """Mark the flock uninstalled (`uninstall` calls this once it has removed everything
         from the world): its calls raise RuntimeError from now on."""
-        self._installed = False
+        self._members.uninstalled = True
         self.renderer = None
         self._created.clear()
         self._handlers.clear()
@@ -211,5 +211,5 @@ class Embedding:
         self._handlers.append((event, reference(handler)))
 
     def _check_installed(self, owner: str) -> None:
-        if not self._installed:
-            raise RuntimeError(f"{owner}: this flock was uninstalled; install a new one")
+        """RuntimeError naming `owner` once the flock is uninstalled or its world deleted."""
+        self._members.check(owner)

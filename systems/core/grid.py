@@ -196,6 +196,18 @@ def query_rows(grid: Grid, positions: FloatArray, x: float, y: float, radius: fl
     """Rows within `radius` of (x, y) (inclusive, wrap-aware), in row order."""
     if len(positions) == 0 or radius < 0:
         return np.zeros(0, np.int64)
+    if grid.wrap:
+        x, y = x % grid.width, y % grid.height  # exact for any finite x, y
+    span_x, span_y = grid.nx * grid.cell_w, grid.ny * grid.cell_h
+    if not (
+        grid.origin_x - radius <= x <= grid.origin_x + span_x + radius
+        and grid.origin_y - radius <= y <= grid.origin_y + span_y + radius
+    ):
+        return np.zeros(0, np.int64)  # out of reach of every cell, however far
+    if radius >= max(span_x, span_y):
+        # Every cell is in reach; counted in cells, such a radius may overflow the kernel's
+        # integers (a radius of 1e21 once found nobody).
+        return _query_all(grid, positions, x, y, radius)
     return _query_kernel(
         positions,
         grid.order,
@@ -213,3 +225,17 @@ def query_rows(grid: Grid, positions: FloatArray, x: float, y: float, radius: fl
         float(y),
         float(radius),
     )
+
+
+def _query_all(grid: Grid, positions: FloatArray, x: float, y: float, radius: float) -> IntArray:
+    """`query_rows` by testing every row (numpy): for a radius that reaches every cell."""
+    d = positions - np.array([x, y])
+    if grid.wrap:
+        size = np.array([grid.width, grid.height])
+        d -= size * np.floor(d / size + 0.5)
+    dx, dy = d[:, 0], d[:, 1]
+    r2 = radius * radius
+    # As the kernel tests it; a radius whose square overflows is compared unsquared.
+    inside = dx * dx + dy * dy <= r2 if math.isfinite(r2) else np.hypot(dx, dy) <= radius
+    rows: IntArray = np.flatnonzero(inside).astype(np.int64)
+    return rows

@@ -101,7 +101,8 @@ def list_neighbours(cells: Cells, params: FloatArray, relations: IntArray) -> Ne
     start = stop - counts
     flat = buffers(int(stop[-1]) if len(stop) else 0)
     list_seen(cells, params, relations, start, out, flat)
-    return Neighbours.found(cells.row, start, stop, tuple(flat), cells.velocities, cells.species)
+    lists = (flat.slot, flat.dx, flat.dy, flat.dist)
+    return Neighbours.found(cells.row, start, stop, lists, cells.velocities, cells.species)
 
 
 @dataclass(slots=True)

@@ -44,6 +44,9 @@ class FlockStore:
         self.version = 0
         # Bumped when rows are added or removed: row numbers kept from before are stale.
         self.layout = 0
+        # Bumped when the flock's esper world was cleared (esper.clear_database): entity ids
+        # start again, so an entity kept from before may now name another boid.
+        self.epoch = 0
 
     # --- sizes and views ---------------------------------------------------------------
     def __len__(self) -> int:

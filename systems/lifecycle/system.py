@@ -8,11 +8,11 @@ import numpy as np
 from shoal.components import Food, Position, Predator, Prey, Velocity
 from shoal.systems.core.agents import AgentArrays, gather
 from shoal.systems.core.events import BOID_EATEN, FOOD_BITTEN, FOOD_EATEN, PREY_CAUGHT
-from shoal.systems.core.grid import query_rows
+from shoal.systems.core.grid import Grid, query_rows
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_CATCH_COOLDOWN, P_CATCH_RADIUS, P_CHASE_WEIGHT
 from shoal.systems.core.step import Step
-from shoal.systems.core.store import IntArray
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.lifecycle.kernel import find_catches
 
 
@@ -111,9 +111,15 @@ class LifecycleSystem(FlockProcessor):
         flock, store = self.flock, self.flock.store
         food = gather(Food, flock.species)
         reach = flock.species.params[:, P_CATCH_RADIUS]
+        # A grid query per pellet cost ~20 µs: 5,000 pellets took 60 ms a step. Only those
+        # with a boid perhaps in reach are asked.
+        near = maybe_reached(flock.grid, food.positions, food.radius + float(reach.max()))
         for k, entity in enumerate(food.entities.tolist()):
             item = esper.component_for_entity(entity, Food)
-            rows = self._reachable(food, k, food.radius[k] + float(reach.max()), taken)
+            if not near[k]:
+                rows = np.zeros(0, np.int64)
+            else:
+                rows = self._reachable(food, k, food.radius[k] + float(reach.max()), taken)
             for row in rows.tolist():
                 if item.bites == 0:
                     break
@@ -170,3 +176,27 @@ class LifecycleSystem(FlockProcessor):
             size = np.array([config.width, config.height])
             d = d - size * np.floor(d * (1.0 / size) + 0.5)
         return d
+
+
+def maybe_reached(grid: Grid, points: FloatArray, reach: FloatArray) -> BoolArray:
+    """Which of `points` may have a boid of `grid` within its `reach`: False only where no
+    boid can be (no boid in the box of cells around the point's reach, counted at once for
+    every point with a summed-area table of the cells' counts)."""
+    if len(points) == 0:
+        return np.zeros(0, bool)
+    nx, ny = grid.nx, grid.ny
+    table = np.zeros((nx + 1, ny + 1), np.int64)
+    table[1:, 1:] = np.diff(grid.cell_start).reshape(nx, ny).cumsum(0).cumsum(1)
+    lo_x = np.floor((points[:, 0] - reach - grid.origin_x) / grid.cell_w)
+    hi_x = np.floor((points[:, 0] + reach - grid.origin_x) / grid.cell_w)
+    lo_y = np.floor((points[:, 1] - reach - grid.origin_y) / grid.cell_h)
+    hi_y = np.floor((points[:, 1] + reach - grid.origin_y) / grid.cell_h)
+    outside = (hi_x < 0) | (lo_x >= nx) | (hi_y < 0) | (lo_y >= ny)
+    x0, x1 = (np.clip(v, 0, nx - 1).astype(np.int64) for v in (lo_x, hi_x))
+    y0, y1 = (np.clip(v, 0, ny - 1).astype(np.int64) for v in (lo_y, hi_y))
+    count = table[x1 + 1, y1 + 1] - table[x0, y1 + 1] - table[x1 + 1, y0] + table[x0, y0]
+    if grid.wrap:  # a reach across the torus's edge finds boids on the far side: ask them all
+        across = (lo_x < 0) | (hi_x >= nx) | (lo_y < 0) | (hi_y >= ny)
+        return across | (count > 0)
+    result: BoolArray = ~outside & (count > 0)
+    return result

@@ -68,8 +68,10 @@ def _steer_from(
     return sx * scale, sy * scale, False
 
 
-@numba.njit(cache=True, error_model="numpy", parallel=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def avoid(
+    first: int,
+    last: int,
     positions: FloatArray,
     velocities: FloatArray,
     species: IntArray,
@@ -80,7 +82,7 @@ def avoid(
 ) -> None:
     """Add each boid's weighted obstacle avoidance to `accelerations` (store row order)."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    for i in numba.prange(positions.shape[0]):
+    for i in range(first, last):
         s = species[i]
         weight = params[s, P_OBSTACLE_WEIGHT]
         vx, vy = velocities[i, 0], velocities[i, 1]

@@ -13,6 +13,7 @@ import math
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import esper
 import numpy as np
@@ -20,9 +21,10 @@ import numpy.typing as npt
 
 from shoal.components import arguments as check
 from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Shape, signed_area
-from shoal.systems.core.ecs import entities_with, in_world
+from shoal.systems.core.ecs import entities_with, id_counter, in_world, watch
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.shape_kernel import (
     F_X0,
     F_Y1,
@@ -203,40 +205,63 @@ def _build_grid(shape_f: FloatArray, shape_i: IntArray) -> tuple[IntArray, IntAr
 
 
 # --- a flock's field --------------------------------------------------------------------
-@dataclass(slots=True)
+_OBSTACLE: frozenset[type[Obstacle]] = frozenset({Obstacle})
+
+
 class _Tracker:
-    known: frozenset[int]
-    field: ObstacleField
+    """A flock's compiled obstacles, and what they were compiled from."""
+
+    __slots__ = ("counter", "field", "known", "stale")
+
+    def __init__(self) -> None:
+        self.known: frozenset[int] = frozenset()
+        self.counter: object = None  # the world's id counter then (clear_database replaces it)
+        self.field = compile_field(())
+        self.stale = True
+
+    def note(self, entity: int, kind: type[Any], value: Any, replaced: bool) -> None:
+        """An `Obstacle` component was replaced or removed (esper calls, via `watch`)."""
+        self.stale = True
 
 
 _trackers: "weakref.WeakKeyDictionary[Flock, _Tracker]" = weakref.WeakKeyDictionary()
 
 
 def obstacle_field(flock: "Flock") -> ObstacleField:
-    """The obstacles of the flock's world, compiled (rebuilt when the set of entities with
-    an `Obstacle` changed since the last call).
+    """The obstacles of the flock's world, compiled (rebuilt when an entity gained, lost or
+    replaced its `Obstacle` since the last call, or the world was cleared).
 
-    Replacing the `Obstacle` component of an existing entity is not noticed: delete the
-    entity and create another, or call `refresh_obstacles`.
+    RuntimeError if the flock's world was deleted.
     """
     _check_flock("obstacle_field", flock)
+    flock._members.check("obstacle_field", installed=False)
+    tracker = _trackers.get(flock)
     with in_world(flock.world):
-        alive = entities_with(Obstacle)
-        tracker = _trackers.get(flock)
-        if tracker is not None and tracker.known == alive:
+        if (
+            tracker is not None
+            and not tracker.stale
+            and tracker.known == entities_with(Obstacle)
+            and tracker.counter is id_counter()
+        ):
             return tracker.field
-        return refresh_obstacles(flock)
+    return refresh_obstacles(flock)
 
 
 def refresh_obstacles(flock: "Flock") -> ObstacleField:
-    """Rebuild the flock's obstacle field from its world now, and return it."""
+    """Rebuild the flock's obstacle field from its world now, and return it (RuntimeError
+    if the flock's world was deleted)."""
     _check_flock("refresh_obstacles", flock)
+    flock._members.check("refresh_obstacles", installed=False)
+    tracker = _trackers.setdefault(flock, _Tracker())
     with in_world(flock.world):
         entities = sorted(entities_with(Obstacle))
         shapes = [esper.component_for_entity(e, Obstacle).shape for e in entities]
-        field = compile_field(shapes, entities)
-        _trackers[flock] = _Tracker(frozenset(entities), field)
-    return field
+        tracker.field = compile_field(shapes, entities)
+        for entity in entities:
+            watch(entity, _OBSTACLE, tracker.note)
+        tracker.known, tracker.counter = frozenset(entities), id_counter()
+        tracker.stale = False
+    return tracker.field
 
 
 # --- queries ----------------------------------------------------------------------------
@@ -251,7 +276,7 @@ def inside_obstacle(field: ObstacleField, points: npt.ArrayLike) -> npt.NDArray[
     pts = _as_points("inside_obstacle", "points", points)
     out = np.zeros(len(pts), np.bool_)
     if len(field) and len(pts):
-        inside_points(field.geometry, pts, out)
+        run_chunks(inside_points, len(pts), field.geometry, pts, out)
     return out
 
 
@@ -271,7 +296,7 @@ def surface(field: ObstacleField, points: npt.ArrayLike) -> Surface:
     normals = np.zeros((n, 2))
     obstacle = np.full(n, -1, np.int64)
     if len(field) and n:
-        surface_points(field.geometry, pts, distance, closest, normals, obstacle)
+        run_chunks(surface_points, n, field.geometry, pts, distance, closest, normals, obstacle)
     return Surface(distance, closest, normals, obstacle)
 
 
@@ -292,7 +317,7 @@ def first_hit(
     normals = np.zeros((n, 2))
     obstacle = np.full(n, -1, np.int64)
     if len(field) and n:
-        cast_points(field.geometry, a, b, float(radius), distance, normals, obstacle)
+        run_chunks(cast_points, n, field.geometry, a, b, float(radius), distance, normals, obstacle)
     return Hit(distance, normals, obstacle)
 
 

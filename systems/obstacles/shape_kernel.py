@@ -428,20 +428,24 @@ def first_hit(
     return best, best_nx, best_ny, best_o
 
 
-# --- batch queries (game code and tests; parallel over points) -------------------------
-@numba.njit(cache=True, error_model="numpy", parallel=True)
-def inside_points(geometry: Geometry, points: FloatArray, out: npt.NDArray[np.bool_]) -> None:
-    """out[i] = whether points[i] lies in (or on) any obstacle."""
+# --- batch queries (game code and tests; over a range of points) -------------------------
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def inside_points(
+    first: int, last: int, geometry: Geometry, points: FloatArray, out: npt.NDArray[np.bool_]
+) -> None:
+    """out[i] = whether points[i] lies in (or on) any obstacle, for i in [first, last)."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    for i in numba.prange(points.shape[0]):
+    for i in range(first, last):
         o = containing(
             shape_f, shape_i, seg, cell_start, cell_items, grid, points[i, 0], points[i, 1]
         )
         out[i] = o >= 0
 
 
-@numba.njit(cache=True, error_model="numpy", parallel=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def surface_points(
+    first: int,
+    last: int,
     geometry: Geometry,
     points: FloatArray,
     distance: FloatArray,
@@ -457,7 +461,7 @@ def surface_points(
     wins.
     """
     shape_f, shape_i, seg = geometry[0], geometry[1], geometry[2]
-    for i in numba.prange(points.shape[0]):
+    for i in range(first, last):
         px, py = points[i, 0], points[i, 1]
         best = math.inf
         for o in range(shape_f.shape[0]):
@@ -476,8 +480,10 @@ def surface_points(
                 obstacle[i] = o
 
 
-@numba.njit(cache=True, error_model="numpy", parallel=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def cast_points(
+    first: int,
+    last: int,
     geometry: Geometry,
     starts: FloatArray,
     ends: FloatArray,
@@ -488,7 +494,7 @@ def cast_points(
 ) -> None:
     """Per segment start → end: `first_hit` of a disc of `radius` along it."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    for i in numba.prange(starts.shape[0]):
+    for i in range(first, last):
         px, py = starts[i, 0], starts[i, 1]
         dx, dy = ends[i, 0] - px, ends[i, 1] - py
         length = math.sqrt(dx * dx + dy * dy)

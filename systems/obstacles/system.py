@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from shoal.components import arguments as check
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.avoid_kernel import avoid
 from shoal.systems.obstacles.field import obstacle_field
 
@@ -44,7 +45,9 @@ class ObstacleSystem(FlockProcessor):
         field = obstacle_field(flock)
         if len(field) == 0:
             return
-        avoid(
+        run_chunks(
+            avoid,
+            len(store),
             store.positions,
             store.velocities,
             store.species,

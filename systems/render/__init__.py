@@ -13,8 +13,8 @@ headless simulation never needs arcade); or add it to an installed flock::
 Modules: `system` (the stage: record each step, draw a frame), `add` (`add_rendering`),
 `sprite_feed` (positions and angles into the SpriteList in bulk), `interpolation` and
 `headings` (what is drawn between two steps), `looks` (textures and per-species looks),
-`debug_overlay` and `overlay_shapes` (the D overlay). Importing this package imports arcade:
-in headless programs set ``ARCADE_HEADLESS=1`` first.
+`debug_overlay`, `overlay_shapes` and `triangles` (the D overlay). Importing this package
+imports arcade: in headless programs set ``ARCADE_HEADLESS=1`` first.
 """
 
 from shoal.systems.render.add import add_rendering

@@ -29,9 +29,11 @@ from shoal.components import arguments as check
 from shoal.components.species import Species
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import FloatArray
-from shoal.systems.render.overlay_shapes import RGBA, ShapeBatch, Vertices
+from shoal.systems.render.overlay_shapes import RGBA, ShapeBatch
 from shoal.systems.render.system import RenderSystem
-from shoal.systems.steering.kernel import RULES, rule_forces
+from shoal.systems.render.triangles import TriangleDrawer
+from shoal.systems.steering.explain import rule_terms
+from shoal.systems.steering.kernel import RULES
 
 __all__ = ["DebugOverlay", "Layer", "applied", "circles_layer", "outlines_layer"]
 
@@ -58,25 +60,6 @@ RULE_COLOURS: dict[str, RGBA] = {
 """Arrow colour of each steering rule (by `steering_kernel` rule name)."""
 FLOCKING_RULES = ("separation", "alignment", "cohesion")
 """The rules whose sum the steering stage clamps to the species' max force."""
-
-_VERTEX_BYTES = 24  # x, y, r, g, b, a as float32
-_VERTEX_SHADER = """
-#version 330
-uniform WindowBlock { mat4 projection; mat4 view; } window;
-in vec2 in_vert;
-in vec4 in_color;
-out vec4 v_color;
-void main() {
-    gl_Position = window.projection * window.view * vec4(in_vert, 0.0, 1.0);
-    v_color = in_color / 255.0;
-}
-"""
-_FRAGMENT_SHADER = """
-#version 330
-in vec4 v_color;
-out vec4 f_color;
-void main() { f_color = v_color; }
-"""
 
 
 class DebugOverlay:
@@ -121,7 +104,7 @@ class DebugOverlay:
         self.enabled = False
         self.selected: int | None = None
         self.layers: dict[str, Layer] = {}
-        self._gl: _TriangleDrawer | None = None
+        self._gl: TriangleDrawer | None = None
         self._legend: list[arcade.Text] | None = None
 
     # --- control -------------------------------------------------------------------------
@@ -168,7 +151,7 @@ class DebugOverlay:
             return
         vertices = self.build().vertices()
         if self._gl is None:
-            self._gl = _TriangleDrawer(arcade.get_window().ctx)
+            self._gl = TriangleDrawer(arcade.get_window().ctx)
         self._gl.draw(vertices)
         if self.show_legend and self.selected is not None and self.selected in self.flock.store:
             if self._legend is None:
@@ -197,7 +180,7 @@ class DebugOverlay:
         row = store.row(self._boid("forces_of", entity))
         if not self._neighbours_current() or row >= len(cells.row):
             return {}
-        terms = _rule_forces(flock, int(np.flatnonzero(cells.row == row)[0]))
+        terms = rule_terms(flock, int(np.flatnonzero(cells.row == row)[0]))
         return dict(zip(RULES, terms, strict=False))
 
     def _boid(self, owner: str, entity: object) -> int:
@@ -375,39 +358,3 @@ def _capped(vector: FloatArray, longest: float) -> FloatArray:
     """`vector`, shortened to `longest` if longer (arrows stay on screen)."""
     length = float(np.hypot(*vector))
     return vector * (longest / length) if length > longest else vector
-
-
-def _rule_forces(flock: "Flock", slot: int) -> FloatArray:
-    """The steering kernel's terms for one slot, with the arguments the steering stage uses.
-
-    The one place that knows `rule_forces`' signature: keep it in step with
-    `shoal.systems.steering.SteeringSystem.process`.
-    """
-    step, table = flock.step_state, flock.species
-    terms: FloatArray = rule_forces(
-        slot, step.cells, flock.store.cooldown, table.params, table.relations, step.dt
-    )
-    return terms
-
-
-class _TriangleDrawer:
-    """Draws a (m, 6) vertex array (x, y, r, g, b, a) as triangles with its own tiny shader,
-    using only arcade.gl's public API and arcade's projection block (binding 0)."""
-
-    def __init__(self, ctx: arcade.ArcadeContext) -> None:
-        self.ctx = ctx
-        self.program = ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
-        self.buffer = ctx.buffer(reserve=_VERTEX_BYTES * 4096, usage="stream")
-        self.geometry = ctx.geometry(
-            [arcade.gl.BufferDescription(self.buffer, "2f 4f", ["in_vert", "in_color"])]
-        )
-
-    def draw(self, vertices: Vertices) -> None:
-        if len(vertices) == 0:
-            return
-        data = np.ascontiguousarray(vertices, np.float32)
-        if data.nbytes > self.buffer.size:
-            self.buffer.orphan(size=2 * data.nbytes)  # a multiple of the vertex size
-        self.buffer.write(data.tobytes())
-        with self.ctx.enabled(self.ctx.BLEND):
-            self.geometry.render(self.program, mode=self.ctx.TRIANGLES, vertices=len(data))

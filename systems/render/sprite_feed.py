@@ -137,6 +137,7 @@ class SpriteFeed:
             raise ValueError("SpriteFeed: the SpriteList must start empty")
         self.factory = factory
         self._entities: IntArray = np.zeros(0, np.int64)  # entity of each row, as last matched
+        self._species: IntArray = np.zeros(0, np.int64)  # its species (its sprite's look)
         self._slots: npt.NDArray[np.intp] = np.zeros(0, np.intp)  # buffer slot of each row
         self._in_order = True  # slots == arange(n): write with slices, not a scatter
         self._sprite_of: dict[int, arcade.Sprite] = {}
@@ -157,18 +158,25 @@ class SpriteFeed:
         self.write(store.positions, heading_degrees(store.velocities), store.velocities)
 
     def match(self, entities: IntArray, species: IntArray) -> bool:
-        """Make row i of the feed the sprite of `entities[i]`, adding and removing sprites.
+        """Make row i of the feed the sprite of `entities[i]`, adding and removing sprites
+        (a boid whose species changed gets a new sprite, made for its new species).
 
         Returns:
             True if any row changed (then every row must be written again).
         """
         if len(self.sprites) != len(self._entities):
             self._rebuild()  # someone changed our list behind our back
-        if len(entities) == len(self._entities) and np.array_equal(entities, self._entities):
+        if (
+            len(entities) == len(self._entities)
+            and np.array_equal(entities, self._entities)
+            and np.array_equal(species, self._species)
+        ):
             return False
+        self._drop_changed_species(entities, species)
         self._remove_gone(entities)
         self._add_new(entities, species)
         self._map_rows(entities)
+        self._species = species.copy()
         return True
 
     def write(
@@ -224,8 +232,24 @@ class SpriteFeed:
             self._sync_sprite(sprite, buffer)
 
     # --- matching ------------------------------------------------------------------------
+    def _drop_changed_species(self, entities: IntArray, species: IntArray) -> None:
+        """Forget the rows of boids whose species changed: they come back as new ones."""
+        _, old, new = np.intersect1d(
+            self._entities, entities, assume_unique=True, return_indices=True
+        )
+        changed = old[self._species[old] != species[new]]
+        if not len(changed):
+            return
+        self._remove_sprites(self._entities[changed])
+        keep = np.ones(len(self._entities), bool)
+        keep[changed] = False
+        self._entities, self._slots = self._entities[keep], self._slots[keep]
+        self._species = self._species[keep]
+
     def _remove_gone(self, entities: IntArray) -> None:
-        gone = np.setdiff1d(self._entities, entities, assume_unique=True)
+        self._remove_sprites(np.setdiff1d(self._entities, entities, assume_unique=True))
+
+    def _remove_sprites(self, gone: IntArray) -> None:
         doomed = [self._sprite_of.pop(entity) for entity in gone.tolist()]
         if len(doomed) <= _FEW:
             for sprite in doomed:
@@ -266,6 +290,7 @@ class SpriteFeed:
         self.sprites.clear()
         self._sprite_of.clear()
         self._entities = np.zeros(0, np.int64)
+        self._species = np.zeros(0, np.int64)
         self._slots = np.zeros(0, np.intp)
 
     # --- writing -------------------------------------------------------------------------

@@ -133,6 +133,7 @@ class RenderSystem(FlockProcessor):
         # tick (then the flock steps in on_fixed_update and a frame may draw between steps).
         self._tick = -1
         self._on_fixed_clock = False
+        self._epoch = self.flock.store.epoch
 
     @property
     def steps(self) -> int:
@@ -197,6 +198,7 @@ class RenderSystem(FlockProcessor):
         latest step are shown or hidden at once."""
         alpha = check.number("frame", "alpha", alpha, low=0.0, high=1.0)
         store = self.flock.store
+        self._start_again_if_cleared()
         history = self.history
         if not history.matches(store.entities):
             # Between steps: show the store's boids without recording them, so that what is
@@ -246,7 +248,19 @@ class RenderSystem(FlockProcessor):
         return last.alpha if last is not None and last.steps == self._steps else 1.0
 
     # --- internals -----------------------------------------------------------------------
+    def _start_again_if_cleared(self) -> None:
+        """After `esper.clear_database` the entity ids start again: an id kept from before
+        may name a new boid, which must not inherit the old one's sprite and path."""
+        if self.flock.store.epoch == self._epoch:
+            return
+        self._epoch = self.flock.store.epoch
+        self.sprites.clear()
+        self.feed = SpriteFeed(self.sprites, self.feed.factory, fast=self.feed.fast_path)
+        self.history = DrawHistory.empty()
+        self._written = None
+
     def _follow_store(self) -> None:
+        self._start_again_if_cleared()
         store = self.flock.store
         self.history = self.history.follow(store.entities, store.positions, store.velocities)
         self.feed.match(self.history.entities, store.species)

@@ -32,8 +32,10 @@ _LANE_LENGTH = 3.0
 _CLEAR_PRIORITY = 2.0
 
 
-@numba.njit(cache=True, error_model="numpy", parallel=True)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
 def seek_agents(
+    first: int,
+    last: int,
     positions: FloatArray,
     velocities: FloatArray,
     species: IntArray,
@@ -65,7 +67,7 @@ def seek_agents(
     """
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0
-    for i in numba.prange(positions.shape[0]):
+    for i in range(first, last):
         s = species[i]
         x, y = positions[i, 0], positions[i, 1]
         vx, vy = velocities[i, 0], velocities[i, 1]

@@ -53,9 +53,9 @@ class SeekingSystem(FlockProcessor):
         if len(store) == 0 or not (self._any_agents() or self._wanders()):
             return
         self._drift_wander(step.dt)
-        seek_agents(
-            store.positions, store.velocities, store.species, table.params, config.wraps,
-            config.width, config.height,
+        run_chunks(
+            seek_agents, len(store), store.positions, store.velocities, store.species,
+            table.params, config.wraps, config.width, config.height,
             self.leaders.positions, self.leaders.velocities, self.leaders.concerns,
             self.food.positions, self.food.radius, self.food.concerns,
             self.attractors.positions, self.attractors.radius, self.attractors.inner,

@@ -20,8 +20,8 @@ class SteeringSystem(FlockProcessor):
         store, cells, table = flock.store, step.cells, flock.species
         n = len(store)
         step.targets = np.full(n, -1, np.int64)
-        if n == 0 or len(cells.row) != n:
-            return
+        if n == 0 or len(cells.row) != n or step.layout != store.layout:
+            return  # boids came or went since the cells were sorted (a host's processor)
         run_chunks(
             steer, n, cells, store.cooldown, table.params, table.relations, step.dt,
             store.accelerations, store.alarm, step.targets,

@@ -1,0 +1,96 @@
+"""Where numba keeps shoal's compiled kernels, and when they are stale.
+
+numba's own cache (``cache=True``) has two habits that cost shoal dearly:
+
+- It judges a cached kernel fresh by the source file that defines it, not by the files of
+  the kernels it calls: after a change to ``core/vision.py`` the steering kernel, which
+  calls it, still loads its old machine code. Here every kernel's freshness is one hash of
+  all of shoal's kernel sources, so any change recompiles everything that may depend on it.
+- It keeps the cache beside the source (``__pycache__``) or in a user folder named after
+  the source's absolute path. A cache written when the package was built (``pip install``
+  compiles the kernels, see ``setup.py``) must still count once the package is installed
+  elsewhere: here the place is beside the source and the stamp depends only on contents.
+
+Importing this module registers the locator with numba, before any kernel is defined
+(``shoal.systems`` imports it first). Where the package folder cannot be written, numba
+falls back to its own locators (a user-wide cache).
+"""
+
+import functools
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba.core import caching
+
+_SYSTEMS = Path(__file__).resolve().parents[1]  # shoal.systems: every kernel lives below it
+_MARK = b"numba.njit"  # a file that defines kernels says so
+
+
+@functools.cache
+def kernel_sources_hash() -> str:
+    """The hash every cached kernel of shoal is checked against (see `sources_hash`)."""
+    return sources_hash(_SYSTEMS)
+
+
+def sources_hash(folder: Path) -> str:
+    """One hash of every source file below `folder` that defines numba kernels, and of
+    numba's version."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in sorted(folder.rglob("*.py")):
+        text = path.read_bytes()
+        if _MARK in text:
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(text)
+    return digest.hexdigest()
+
+
+class KernelCacheLocator(caching._CacheLocator):
+    """numba cache locator for shoal's kernels: beside the source, fresh while no kernel
+    source of the package has changed."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(os.path.dirname(py_file), "__pycache__")
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> str:
+        return kernel_sources_hash()
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> "KernelCacheLocator | None":
+        if not _is_ours(py_file):
+            return None
+        locator = cls(py_func, py_file)
+        try:
+            os.makedirs(locator._cache_path, exist_ok=True)
+            tempfile.TemporaryFile(dir=locator._cache_path).close()
+        except OSError:
+            return None  # not writable: numba's own locators take over
+        return locator
+
+
+def _is_ours(py_file: str) -> bool:
+    try:
+        return Path(py_file).resolve().is_relative_to(_SYSTEMS)
+    except (OSError, ValueError):
+        return False
+
+
+def _register() -> None:
+    """Put the locator first in numba's list (once; numba before 0.62 named it _CacheImpl)."""
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]
+    if KernelCacheLocator not in impl._locator_classes:
+        impl._locator_classes = [KernelCacheLocator, *impl._locator_classes]
+
+
+_register()

@@ -1,0 +1,20 @@
+"""One boid's steering terms as the steering stage computed them at the last step: what the
+debug overlay shows when it explains a fish, and what `warm_up` compiles ahead."""
+
+from shoal.systems.core.flock import Flock
+from shoal.systems.core.store import FloatArray
+from shoal.systems.steering.kernel import rule_forces
+
+
+def rule_terms(flock: Flock, slot: int) -> FloatArray:
+    """The steering kernel's terms for `slot` (cell order), as the rows of a (5, 2) array in
+    the order of `RULES`, from the cells of the last step (what the boid saw then).
+
+    Besides `SteeringSystem.run`, the one place that knows `rule_forces`' arguments: keep
+    the two in step.
+    """
+    step, table = flock.step_state, flock.species
+    terms: FloatArray = rule_forces(
+        slot, step.cells, flock.store.cooldown, table.params, table.relations, step.dt
+    )
+    return terms
