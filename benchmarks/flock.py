@@ -5,6 +5,13 @@ Run: ``python benchmarks/flock.py --boids 10000 50000 --steps 100 --json``
 ``--full`` adds a leader swimming a circle, 20 food items, 2 sharks (a boid species that
 chases the fish, which flee it) and 200 mixed obstacles (`benchmarks/scene.py`).
 
+``--navigation compare`` times the ``--full`` scene twice, goals navigating round the
+obstacles and steering straight, stepped in turn, and prints both and the difference
+(``navigation_adds_ms``; two flocks drift apart, so this also holds what their shapes
+cost), then navigation's own work on one flock: each step the seeking and obstacle stages
+run twice on the same state, with and without navigation (``same_state_navigation_adds_ms``).
+``--navigation off`` times one flock without navigation.
+
 ``--threads N`` runs numba's kernels on N threads (default: all cores). ``--ceiling`` also
 runs ../shared/bench/ceiling.py (a minimal fused numba step doing the core job: the
 reference shoal's speed is judged against) for each size, on the same threads, right after
@@ -35,7 +42,8 @@ import esper
 import numba
 
 from shoal.components import Species
-from shoal.systems import STAGES, Flock, FlockConfig, install, uninstall
+from shoal.systems import STAGES, Flock, FlockConfig, install, navigator, uninstall
+from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.threads import set_threads, threads
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -56,13 +64,13 @@ NEIGHBOURS_AT_START = 12.0
 DT = 1.0 / 60.0
 
 
-def build(boids: int, seed: int) -> Flock:
+def build(boids: int, seed: int, world: str = "") -> Flock:
     """A flock of `boids` fish scattered over a torus at the benchmark density."""
     species = Species("fish")
     area = boids * math.pi * species.perception_radius**2 / NEIGHBOURS_AT_START
     side = math.sqrt(area)
     config = FlockConfig(width=side, height=side, boundary="wrap", seed=seed)
-    flock = install(config, [species], world=f"benchmark-{boids}")
+    flock = install(config, [species], world=world or f"benchmark-{boids}")
     flock.scatter("fish", boids)
     return flock
 
@@ -130,11 +138,17 @@ def time_render(flock: Flock, steps: int) -> list[float]:
 
 
 def run(
-    boids: int, steps: int, seed: int, render: bool = False, full: bool = False
+    boids: int,
+    steps: int,
+    seed: int,
+    render: bool = False,
+    full: bool = False,
+    navigation: bool = True,
 ) -> dict[str, Any]:
     """Build, warm up and time one flock; return the figures."""
     start = time.perf_counter()
     flock = build(boids, seed)
+    navigator(flock).enabled = navigation
     scene = LeaderScene(flock, seed) if full else None
     first = time.perf_counter()
     flock.step(DT)
@@ -171,6 +185,95 @@ def run(
     return result
 
 
+def compare_navigation(boids: int, steps: int, seed: int) -> dict[str, Any]:
+    """The `--full` scene twice, navigation on and off, stepped in turn (so that both see
+    the same load on a busy machine); median ms per stage of each, and the difference."""
+    flocks = {on: build(boids, seed, f"benchmark-{boids}-nav-{on}") for on in (True, False)}
+    scenes = {on: LeaderScene(flock, seed) for on, flock in flocks.items()}
+    for on, flock in flocks.items():
+        navigator(flock).enabled = on
+    for _ in range(WARMUP_STEPS):
+        for on, flock in flocks.items():
+            scenes[on].move_leader(DT)
+            flock.step(DT)
+    times: dict[bool, dict[str, list[float]]] = {True: {}, False: {}}
+    for _ in range(steps):
+        for on, flock in flocks.items():
+            scenes[on].move_leader(DT)
+            with flock.in_world():
+                stage_times = time_steps(flock, 1)
+            for name, samples in stage_times.items():
+                times[on].setdefault(name, []).extend(samples)
+    result: dict[str, Any] = {"boids": boids, "steps": steps, "threads": threads()}
+    for on, label in ((True, "nav"), (False, "no_nav")):
+        totals = [sum(stage) for stage in zip(*times[on].values(), strict=True)]
+        result[f"{label}_total_ms"] = round(statistics.median(totals), 3)
+        for name, samples in times[on].items():
+            result[f"{label}_{STAGE_NAMES.get(name, name)}_ms"] = round(
+                statistics.median(samples), 3
+            )
+    result["navigation_adds_ms"] = round(result["nav_total_ms"] - result["no_nav_total_ms"], 3)
+    result["fields_built"] = navigator(flocks[True]).builds
+    for on, label in ((True, "nav"), (False, "no_nav")):
+        result[f"{label}_neighbours_mean"] = round(float(flocks[on].neighbours.counts.mean()), 1)
+    for flock in flocks.values():
+        uninstall(flock)
+        esper.delete_world(flock.world)
+    result |= same_state_cost(boids, steps, seed)
+    return result
+
+
+def same_state_cost(boids: int, steps: int, seed: int) -> dict[str, Any]:
+    """Navigation's own work: each step, the stages it changes (seeking, obstacles) run
+    twice on the same state, with navigation and without (the step then goes on with
+    navigation's result), so the flock's shape plays no part; median ms of each."""
+    flock = build(boids, seed, f"benchmark-{boids}-same-state")
+    scene = LeaderScene(flock, seed)
+    nav = navigator(flock)
+    for _ in range(WARMUP_STEPS):
+        scene.move_leader(DT)
+        flock.step(DT)
+    with flock.in_world():
+        processors = [esper.get_processor(system) for system, _ in STAGES]
+    names = {"SeekingSystem", "ObstacleSystem"}
+    store = flock.store
+    samples: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(steps):
+        scene.move_leader(DT)
+        with flock.in_world():
+            for processor in processors:
+                assert isinstance(processor, FlockProcessor)
+                if type(processor).__name__ not in names:
+                    processor.process(DT)
+                    continue
+                step = flock.step_state
+                before = (store.accelerations.copy(), store.alarm.copy(), step.goals.copy())
+                kept = before
+                for on in (False, True):  # navigation's result is the one kept
+                    store.accelerations[:], store.alarm[:] = before[0], before[1]
+                    step.goals = before[2].copy()
+                    nav.enabled = on
+                    start = time.perf_counter()
+                    processor.run(step)
+                    samples[on].append((time.perf_counter() - start) * 1e3)
+                    kept = (store.accelerations.copy(), store.alarm.copy(), step.goals)
+                store.accelerations[:], store.alarm[:], step.goals = kept
+    stages = len(names)
+    totals = {on: [sum(x[k : k + stages]) for k in range(0, len(x), stages)]
+              for on, x in samples.items()}  # fmt: skip
+    uninstall(flock)
+    esper.delete_world(flock.world)
+    with_nav, without = statistics.median(totals[True]), statistics.median(totals[False])
+    return {
+        "same_state_seeking_obstacles_nav_ms": round(with_nav, 3),
+        "same_state_seeking_obstacles_no_nav_ms": round(without, 3),
+        "same_state_navigation_adds_ms": round(with_nav - without, 3),
+        "same_state_navigation_adds_mean_ms": round(
+            statistics.mean(totals[True]) - statistics.mean(totals[False]), 3
+        ),
+    }
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -183,6 +286,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--full", action="store_true", help="add a leader, food, 2 sharks, 200 obstacles"
+    )
+    parser.add_argument(
+        "--navigation",
+        choices=("on", "off", "compare"),
+        default="on",
+        help="goals navigate round obstacles (on), steer straight (off), or time both in "
+        "turn (compare: the --full scene)",
     )
     parser.add_argument("--threads", type=int, default=0, help="numba threads (0: all cores)")
     parser.add_argument(
@@ -201,7 +311,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.threads:
         set_threads(args.threads)
     for boids in args.boids:
-        result = run(boids, args.steps, args.seed, args.render, args.full)
+        if args.navigation == "compare":
+            print(json.dumps(compare_navigation(boids, args.steps, args.seed)), flush=True)
+            continue
+        result = run(boids, args.steps, args.seed, args.render, args.full, args.navigation == "on")
         if args.ceiling:
             ceiling = run_ceiling(args.ceiling_path, boids, args.steps, threads())
             result["ceiling_ms"] = ceiling

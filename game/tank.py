@@ -13,7 +13,7 @@ import numpy as np
 
 from shoal.components import Food, Leader, Obstacle, Position, Species, Velocity
 from shoal.game.food import Sinking, TankSpace, free_spot, sink_food
-from shoal.game.leader_fish import LeaderState, patrol_point, swim_towards
+from shoal.game.leader_fish import WAYPOINT_AHEAD, LeaderState, patrol_point, swim_towards
 from shoal.game.level import Goal, Level, SpawnPoint
 from shoal.game.open_water import OpenWaterSystem
 from shoal.systems import (
@@ -24,6 +24,7 @@ from shoal.systems import (
     FlockConfig,
     inside_obstacle,
     install,
+    navigator,
     obstacle_field,
 )
 from shoal.systems.core.ecs import entities_with, in_world
@@ -57,6 +58,7 @@ SHARK = Species(
     catch_radius=12, catch_cooldown=4.0, wander_weight=0.8, wander_rate=1.0, leader_weight=0,
     food_weight=0,
 )  # fmt: skip
+LEADER_BODY = 6.0  # px: half the leader's width, kept clear of rocks on its way
 DROPPED_FOOD = Food(bites=3, radius=6)
 SINK_SPEED = 35.0  # px/s
 MAX_FOOD_IN_TANK = 100
@@ -319,12 +321,24 @@ class Tank:
         level = self.level
         target = patrol_point(self.time, level.width, level.height) if self.autopilot else (
             self.target)  # fmt: skip
-        swim_towards(self.leader, target, dt)
+        waypoint, remaining = self._way_round(target)
+        swim_towards(self.leader, waypoint, dt, remaining)
         self._keep_leader_in_the_tank()
         with in_world(self.world):
             esper.component_for_entity(self._leader_entity, Position).xy = (
                 self.leader.x, self.leader.y)  # fmt: skip
             esper.component_for_entity(self._leader_entity, Velocity).xy = self.leader.velocity
+
+    def _way_round(self, target: tuple[float, float]) -> tuple[tuple[float, float], float]:
+        """The leader's next waypoint towards `target` round the rocks, and how far it is
+        (a target in a rock is moved to the free spot nearest it)."""
+        leader = self.leader
+        assert leader is not None
+        if len(self.space.field):
+            target = free_spot(self.space, *target, LEADER_BODY)
+        nav = navigator(self.flock)
+        x, y, remaining = nav.waypoint(target, (leader.x, leader.y), WAYPOINT_AHEAD, LEADER_BODY)
+        return (x, y), remaining
 
     def _keep_leader_in_the_tank(self) -> None:
         """The leader swims round rocks (pushed out of them) and stays in the tank."""

@@ -53,6 +53,8 @@ from shoal.systems.obstacles.field import (
     obstacle_field,
     refresh_obstacles,
 )
+from shoal.systems.obstacles.from_scene import add_obstacles, obstacle_shapes, remove_obstacles
+from shoal.systems.obstacles.navigation import Navigator, Way, navigator
 from shoal.systems.obstacles.system import ObstacleSystem
 from shoal.systems.seeking.system import SeekingSystem
 from shoal.systems.steering.system import SteeringSystem
@@ -83,6 +85,7 @@ __all__ = [
     "FlockConfig",
     "LifecycleSystem",
     "MotionSystem",
+    "Navigator",
     "NeighbourSystem",
     "Neighbours",
     "ObstacleField",
@@ -91,13 +94,18 @@ __all__ = [
     "SeekingSystem",
     "SteeringSystem",
     "Step",
+    "Way",
+    "add_obstacles",
     "compile_field",
     "inside_obstacle",
     "install",
     "installed_flock",
+    "navigator",
     "obstacle_field",
+    "obstacle_shapes",
     "prepare",
     "refresh_obstacles",
+    "remove_obstacles",
     "uninstall",
     "warm_up",
 ]

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import esper
+import numpy as np
 
 from shoal.components import (
     Attractor,
@@ -33,8 +34,9 @@ from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.ecs import in_world
 from shoal.systems.core.flock import Flock
 from shoal.systems.install import STAGES, install
-from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
+from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
+from shoal.systems.obstacles.navigation import navigator
 from shoal.systems.steering.explain import rule_terms
 
 Progress = Callable[[float, str], None]
@@ -175,10 +177,15 @@ def _measure(flock: Flock) -> None:
     milling(positions, velocities)
     mean_nn_distance(positions, wrap)
     group_count(positions, 50.0, wrap)
+    groups(np.array([(0.0, 0.0), (500.0, 500.0)]), 50.0)  # two groups: labels are ranked
     field = obstacle_field(flock)
     inside_obstacle(field, positions)
     surface(field, positions)
     first_hit(field, positions, positions + 10.0)
+    nav = navigator(flock)  # the flow fields: a way round the rock, and a flee map
+    nav.way_to((100.0, 140.0), [(100.0, 60.0)])
+    nav.waypoint((100.0, 140.0), (100.0, 60.0), 20.0)
+    nav.sample(np.array([nav.flee_slot(100.0, 140.0, 80.0)]), np.array([(100.0, 60.0)]))
 
 
 def _populate(flock: Flock) -> None:

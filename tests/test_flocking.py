@@ -120,3 +120,35 @@ def test_result_does_not_depend_on_thread_count() -> None:
             set_threads(before)
 
     assert np.array_equal(run("threads-one", 1), run("threads-three", 3))
+
+
+def test_a_dense_school_steers_the_same_on_any_thread_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A heavy steering run (a dense school) splits the next one over the threads from far
+    # fewer boids: forced here, the result must not change either.
+    import shoal.systems.steering.system as steering_system
+
+    monkeypatch.setattr(steering_system, "HEAVY_SECONDS", 0.0)
+    before = threads()
+
+    def run(world: str, count: int) -> np.ndarray:
+        set_threads(count)
+        try:
+            flock = install(
+                FlockConfig(width=600, height=600, seed=4),
+                [Species("fish", perception_radius=200.0)],
+                world=world,
+            )
+            flock.scatter(
+                "fish", steering_system.HEAVY_MIN_BOIDS + 100, centre=(300, 300), radius=120.0
+            )
+            for _ in range(30):
+                flock.step()
+            state = np.hstack([flock.positions, flock.velocities])
+            esper.delete_world(world)
+            return state
+        finally:
+            set_threads(before)
+
+    assert np.array_equal(run("dense-one", 1), run("dense-three", 3))

@@ -58,6 +58,11 @@ NO_ARGUMENTS: dict[str, str] = {
     "prepare": "starts warm_up on a thread of its own",
     "Preparation.done": "property",
     "fixed_fraction": "reads arcade's clock",
+    "Navigator.flock": "property",
+    "Navigator.grid": "property",
+    "Navigator.active": "property",
+    "Navigator.obstacles": "property",
+    "Navigator.forget": "drops the navigator's own fields",
 }
 for _module in MODULES:  # a file's own names that take no arguments (test_hostile_embedding)
     NO_ARGUMENTS.update(getattr(_module, "NO_ARGUMENTS", {}))
@@ -67,6 +72,7 @@ RECORDS: dict[str, str] = {
     "DrawnFrame": "what RenderSystem.frame drew, returned to the caller",
     "Step": "made by Flock.begin_step; every stage's run refuses any other",
     "Preparation": "made by prepare(), read by the caller",
+    "Way": "made by Navigator.way_to, read by the caller",
 }
 
 

@@ -4,7 +4,8 @@
 dispatcher of shoal has, plays a scene that uses every stage (leaders, food, attractors,
 predators, obstacles of every shape, several species and relations, every steering style,
 contain, bounce and wrap worlds, a flock large enough for the threaded kernels, paused
-steps, queries, metrics, the render stage and the debug overlay) and prints, as JSON, the
+steps, queries, metrics, navigation round a host's wall sprites and the navigator's queries,
+the render stage and the debug overlay) and prints, as JSON, the
 dispatchers that gained a signature, with the new ones (`new`). Then, as a control, it calls
 a kernel with argument types that warm_up never uses and reports what that compiled
 (`control`), so that the check is seen to catch one.
@@ -21,6 +22,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 import arcade
 import esper
 import numba
+import numpy as np
 
 from shoal.components import (
     Attractor,
@@ -36,9 +38,19 @@ from shoal.components import (
     Species,
     Velocity,
 )
-from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install, uninstall, warm_up
+from shoal.systems import (
+    RENDER_PRIORITY,
+    Flock,
+    FlockConfig,
+    add_obstacles,
+    install,
+    navigator,
+    remove_obstacles,
+    uninstall,
+    warm_up,
+)
 from shoal.systems.core.maths import clamp_length
-from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
+from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
 from shoal.systems.render import RenderSystem
 from shoal.systems.render.debug_overlay import DebugOverlay
@@ -123,6 +135,28 @@ def measure(flock: Flock) -> None:
     inside_obstacle(field, positions)
     surface(field, positions)
     first_hit(field, positions, positions + 10.0)
+    groups(positions, 50.0, wrap)
+    navigate(flock)
+
+
+def navigate(flock: Flock) -> None:
+    """Navigation: a host's wall sprites added and removed, steps round them, and the
+    navigator's queries (ways, waypoints, fields towards targets and away from threats)."""
+    walls: arcade.SpriteList[arcade.SpriteSolidColor] = arcade.SpriteList()
+    for k in range(6):  # a wall of tiles across the leader's way, one gap
+        walls.append(arcade.SpriteSolidColor(32, 32, 300 + 32 * k + 64 * (k > 2), 300))
+    entities = add_obstacles(flock, walls)
+    for _ in range(5):
+        flock.step()
+    nav = navigator(flock)
+    positions = flock.positions
+    nav.way_to((400.0, 200.0), positions, 6.0)
+    nav.waypoint((400.0, 200.0), (400, 400), 40)
+    slots = nav.seek_slots(positions[:3], np.array([100.0, math.inf, 500.0]))
+    nav.sample(slots, positions[:3])
+    nav.sample(np.array([nav.flee_slot(400, 400, 80)]), np.array([(410.0, 400.0)]))
+    remove_obstacles(flock, entities)
+    flock.step()
 
 
 def draw(flock: Flock) -> None:

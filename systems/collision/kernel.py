@@ -1,10 +1,13 @@
-"""The collision kernel: no boid ends a step inside an obstacle.
+"""The collision kernel: no boid ends a step inside an obstacle, nor passes through one.
 
-Phases per boid: inside anything? (almost never: a grid cell lookup) → push out to the
+Phases per boid: did its move this step enter an obstacle? (a cast along the segment from
+where it started: a wall thinner than a step is met, not jumped) → stop it just before the
+contact → still inside anything? (almost never: a grid cell lookup) → push out to the
 nearest surface of the obstacle it is shallowest in, a few times (overlapping obstacles may
 push it into another: then into the corner between the two surfaces) → if still inside, walk
-out along several directions and take the nearest point outside every obstacle → remove the
-inward part of the velocity, keeping the speed (turn, do not slow).
+out along several directions, and look at the free points round every obstacle and along the
+world's edge, and take the nearest point outside every obstacle → remove the inward part of
+the velocity, keeping the speed (turn, do not slow).
 
 Every candidate point is first put back into the world (clamped to the box, or wrapped), so
 a boid between an obstacle and the tank wall ends up in the tank and outside the obstacle.
@@ -17,7 +20,13 @@ import numba
 from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.species_table import P_MAX_SPEED, P_MIN_SPEED
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.obstacles.shape_kernel import Geometry, containing, exit_one, shallowest
+from shoal.systems.obstacles.shape_kernel import (
+    Geometry,
+    containing,
+    exit_one,
+    first_hit,
+    shallowest,
+)
 
 SKIN = 1e-3
 """How far outside the surface a pushed-out boid is put (px)."""
@@ -31,6 +40,8 @@ _MIN_CORNER_SINE = 0.05
 # obstacles one walk may cross.
 _DIRECTIONS = 16
 _MARCH_STEPS = 32
+# The last resort also tries this many points along each edge of the world (and its corners).
+_EDGE_POINTS = 64
 
 
 @numba.njit(cache=True)
@@ -151,8 +162,41 @@ def _corner(
 
 
 @numba.njit(cache=True)
+def _nearest_free(
+    geometry: Geometry,
+    free: FloatArray,
+    px: float,
+    py: float,
+    boundary: int,
+    width: float,
+    height: float,
+    left: float,
+    bottom: float,
+) -> tuple[float, float, float]:
+    """The nearest of the field's free points and the points along the world's edge that
+    lies in the world and outside every obstacle: squared distance (inf: none) and point."""
+    best, best_x, best_y = math.inf, px, py
+    for k in range(free.shape[0] + 4 * (_EDGE_POINTS + 1)):
+        if k < free.shape[0]:
+            x, y = free[k, 0], free[k, 1]
+        else:  # round the world's edge, corners included
+            e = k - free.shape[0]
+            side, t = e // (_EDGE_POINTS + 1), (e % (_EDGE_POINTS + 1)) / _EDGE_POINTS
+            x = left + (t * width if side < 2 else (0.0 if side == 2 else width))
+            y = bottom + (t * height if side >= 2 else (0.0 if side == 0 else height))
+        d2 = (x - px) * (x - px) + (y - py) * (y - py)
+        if d2 >= best:
+            continue
+        x, y = _in_world(x, y, boundary, width, height, left, bottom)
+        if _containing(geometry, x, y) < 0:
+            best, best_x, best_y = d2, x, y
+    return best, best_x, best_y
+
+
+@numba.njit(cache=True)
 def _free_position(
     geometry: Geometry,
+    free: FloatArray,
     px: float,
     py: float,
     boundary: int,
@@ -189,6 +233,13 @@ def _free_position(
     found, fx, fy, fnx, fny = _search_out(
         geometry, px, py, first_nx, first_ny, boundary, width, height, left, bottom
     )
+    walked = (fx - px) * (fx - px) + (fy - py) * (fy - py) if found else math.inf
+    d2, gx, gy = _nearest_free(geometry, free, px, py, boundary, width, height, left, bottom)
+    if d2 < walked:  # from deep inside, straight out to the nearest known free room
+        d = math.sqrt(d2)
+        if d == 0.0:
+            return gx, gy, first_nx, first_ny
+        return gx, gy, (gx - px) / d, (gy - py) / d
     if found:
         return fx, fy, fnx, fny
     return x, y, nx, ny
@@ -212,6 +263,53 @@ def _slide(
     return nx * target, ny * target  # standing still: move off the surface
 
 
+@numba.njit(cache=True)
+def _sweep(
+    geometry: Geometry,
+    sx: float,
+    sy: float,
+    px: float,
+    py: float,
+    boundary: int,
+    width: float,
+    height: float,
+    left: float,
+    bottom: float,
+) -> tuple[bool, float, float, float, float]:
+    """Whether the move from s to p entered an obstacle from outside; if so, the point just
+    before the first contact (a hair off the surface) and the outward normal there.
+
+    In a torus the move is the short way round: cast once from s and once, in p's frame,
+    from p less the move, so that obstacles at either side of the edge are met.
+    """
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    dx, dy = px - sx, py - sy
+    if boundary == BOUNDARY_WRAP:
+        dx -= width * math.floor(dx / width + 0.5)
+        dy -= height * math.floor(dy / height + 0.5)
+    length = math.sqrt(dx * dx + dy * dy)
+    if length == 0.0:
+        return False, px, py, 0.0, 0.0
+    ux, uy = dx / length, dy / length
+    t, nx, ny, o = first_hit(
+        shape_f, shape_i, seg, cell_start, cell_items, grid, sx, sy, ux, uy, length, 0.0
+    )
+    ox, oy = sx, sy
+    if boundary == BOUNDARY_WRAP and (px - dx != sx or py - dy != sy):
+        t2, nx2, ny2, o2 = first_hit(
+            shape_f, shape_i, seg, cell_start, cell_items, grid, px - dx, py - dy, ux, uy,
+            length, 0.0,
+        )  # fmt: skip
+        if o2 >= 0 and (o < 0 or t2 < t):
+            t, nx, ny, o, ox, oy = t2, nx2, ny2, o2, px - dx, py - dy
+    if o < 0 or t > length:
+        return False, px, py, 0.0, 0.0
+    back = max(t - SKIN, 0.0)
+    x, y = ox + back * ux + SKIN * nx, oy + back * uy + SKIN * ny
+    x, y = _in_world(x, y, boundary, width, height, left, bottom)
+    return True, x, y, nx, ny
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def push_out(
     first: int,
@@ -221,23 +319,35 @@ def push_out(
     species: IntArray,
     params: FloatArray,
     geometry: Geometry,
+    free: FloatArray,
+    start: FloatArray,
     boundary: int,
     width: float,
     height: float,
-    left: float = 0.0,
-    bottom: float = 0.0,
+    left: float,
+    bottom: float,
 ) -> int:
-    """Move every boid that is inside an obstacle out of it, in place; returns how many.
-
-    The world spans [left, left + width] × [bottom, bottom + height]."""
+    """Stop every boid of rows [first, last) whose move from `start` (the positions when
+    the step began; empty: do not look at the moves) entered an obstacle, and move every
+    one inside an obstacle out of it, in place; returns how many it moved. The world spans
+    [left, left + width] × [bottom, bottom + height]."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    swept = start.shape[0] == positions.shape[0]
     moved = 0
     for i in range(first, last):
         px, py = positions[i, 0], positions[i, 1]
-        if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) < 0:
+        hit, nx, ny = False, 0.0, 0.0
+        if swept:
+            hit, px, py, nx, ny = _sweep(
+                geometry, start[i, 0], start[i, 1], px, py, boundary, width, height, left, bottom
+            )
+        if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) >= 0:
+            px, py, nx, ny = _free_position(
+                geometry, free, px, py, boundary, width, height, left, bottom
+            )
+        elif not hit:
             continue
-        x, y, nx, ny = _free_position(geometry, px, py, boundary, width, height, left, bottom)
-        positions[i, 0], positions[i, 1] = x, y
+        positions[i, 0], positions[i, 1] = px, py
         s = species[i]
         vx, vy = _slide(
             velocities[i, 0],

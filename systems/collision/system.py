@@ -1,5 +1,7 @@
 """The collision stage: the hard guarantee that no boid ends a step inside an obstacle."""
 
+import numpy as np
+
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.collision.kernel import push_out
 from shoal.systems.core.processor import FlockProcessor
@@ -9,14 +11,18 @@ from shoal.systems.obstacles.field import obstacle_field
 
 
 class CollisionSystem(FlockProcessor):
-    """Stage 5b (after motion): push every boid that is inside an obstacle back out.
+    """Stage 5b (after motion): stop every boid whose move entered an obstacle, and push
+    every boid that is inside an obstacle back out.
 
-    A boid inside (or on the edge of) an obstacle goes to the nearest point just outside it
-    (outside every obstacle, and inside the world: clamped to the tank in ``contain`` and
-    ``bounce``, wrapped in ``wrap``), and loses the part of its velocity that points into
-    the surface; its speed is kept within the species' [min_speed, max_speed] by turning it,
-    not slowing it. Boids spawned inside an obstacle come out at their first step. Only a
-    world with no free room at all can leave a boid inside.
+    A boid whose move this step (from where it was when the step began to where it is now)
+    entered an obstacle stops a hair before it, whatever the speed and dt: a wall thinner
+    than one step is met, not jumped. A boid inside (or on the edge of) an obstacle goes to
+    the nearest point just outside it (outside every obstacle, and inside the world: clamped
+    to the tank in ``contain`` and ``bounce``, wrapped in ``wrap``), and loses the part of
+    its velocity that points into the surface; its speed is kept within the species'
+    [min_speed, max_speed] by turning it, not slowing it. Boids spawned inside an obstacle
+    come out at their first step. Only a world with no free room at all can leave a boid
+    inside.
 
     Attributes:
         pushed: how many boids the last step pushed out (obstacle avoidance keeps this near 0).
@@ -25,7 +31,8 @@ class CollisionSystem(FlockProcessor):
     pushed: int = 0
 
     def run(self, step: Step) -> None:
-        """Moves the boids that ended this step inside an obstacle out of it."""
+        """Moves the boids that entered an obstacle this step, or ended inside one, out of
+        it (reads `step.start`)."""
         flock = self.flock
         store, config = flock.store, flock.config
         self.pushed = 0
@@ -34,19 +41,15 @@ class CollisionSystem(FlockProcessor):
         field = obstacle_field(flock)
         if len(field) == 0:
             return
-        self.pushed = sum(run_chunks(
-            push_out,
-            len(store),
-            store.positions,
-            store.velocities,
-            store.species,
-            flock.species.params,
-            field.geometry,
-            BOUNDARY_MODES.index(config.boundary),
-            config.width,
-            config.height,
-            config.left,
-            config.bottom,
-        ))  # fmt: skip
+        free = field.free if field.free is not None else np.zeros((0, 2))
+        start = step.start if step.layout == store.layout else np.zeros((0, 2))
+        self.pushed = sum(
+            run_chunks(
+                push_out, len(store), store.positions, store.velocities, store.species,
+                flock.species.params, field.geometry, free, start,
+                BOUNDARY_MODES.index(config.boundary), config.width, config.height,
+                config.left, config.bottom,
+            )
+        )  # fmt: skip
         if self.pushed:
             store.version += 1

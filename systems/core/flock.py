@@ -322,7 +322,8 @@ class Flock(Embedding):
         self.ties.refresh(dt)
         if not self._updating:
             self.clock = None  # stepped by the host (esper.process, step), not by `update`
-        self.step_state = Step(self.step_state.number + 1, dt, self.store.layout)
+        number = self.step_state.number + 1
+        self.step_state = Step(number, dt, self.store.layout, start=self.store.positions.copy())
         self._step_entities = self.store.entities.copy()
         self._members.joined.clear()
         return self.step_state

@@ -105,6 +105,10 @@ def list_neighbours(cells: Cells, params: FloatArray, relations: IntArray) -> Ne
     return Neighbours.found(cells.row, start, stop, lists, cells.velocities, cells.species)
 
 
+GOAL_COLUMNS = 4
+"""Columns of `Step.goals`: flee x, flee y, chase x, chase y (px/s²)."""
+
+
 @dataclass(slots=True)
 class Step:
     """The shared state of one fixed step.
@@ -120,6 +124,12 @@ class Step:
         targets: for each row, the row of the prey it chases this step, -1 for none (written
             by the steering stage, read by the lifecycle stage to resolve catches).
         neighbours: who each boid saw, listed on first use (`Flock.neighbours`); None until.
+        start: the positions when the step began (by row), read by the collision stage to
+            stop a boid that would pass through a thin obstacle within one step.
+        goals: per row, the flee and chase accelerations added this step (columns flee x,
+            flee y, chase x, chase y: written by the steering stage, flee added to by the
+            seeking stage), read by the obstacle stage, which turns those whose straight
+            way is blocked along the way round (navigation).
     """
 
     number: int
@@ -128,6 +138,15 @@ class Step:
     cells: Cells = field(default_factory=no_cells)
     targets: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     neighbours: Neighbours | None = None
+    start: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+    goals: FloatArray = field(default_factory=lambda: np.zeros((0, GOAL_COLUMNS)))
+
+    def goals_for(self, n: int) -> FloatArray:
+        """`goals`, made (n, GOAL_COLUMNS) zeros first if it is not that shape."""
+        n = check.integer("Step.goals_for", "n", n, high=MAX_BOIDS)
+        if self.goals.shape != (n, GOAL_COLUMNS):
+            self.goals = np.zeros((n, GOAL_COLUMNS))
+        return self.goals
 
 
 def _refuse(neighbours: Neighbours) -> NoReturn:

@@ -40,10 +40,13 @@ def set_threads(count: int) -> None:
     _threads = count
 
 
-def run_chunks(kernel: Callable[..., Any], n: int, *args: Any) -> list[Any]:
+def run_chunks(
+    kernel: Callable[..., Any], n: int, *args: Any, min_rows: int = PARALLEL_MIN_BOIDS
+) -> list[Any]:
     """Call ``kernel(first, last, *args)`` over [0, n) in chunks, on the pool's threads when
-    n is large; returns the chunks' results in order."""
-    if n < PARALLEL_MIN_BOIDS or _threads == 1:
+    n is at least `min_rows` (a stage whose rows cost much each passes fewer); returns the
+    chunks' results in order."""
+    if n < max(min_rows, 2) or _threads == 1:
         return [kernel(0, n, *args)]
     global _pool
     if _pool is None:

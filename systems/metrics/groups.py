@@ -37,13 +37,47 @@ def group_count(
         ValueError: if `positions` is not a finite (n, 2) array, `radius` is not finite and
             positive, or `wrap_size` is not two positive finite numbers.
     """
-    pos = as_points("group_count", "positions", positions)
-    link = check.number("group_count", "radius", radius, low=0.0, above=True)
-    size = as_wrap_size("group_count", wrap_size)
+    return _linked("group_count", positions, radius, wrap_size)[0]
+
+
+def groups(
+    positions: npt.ArrayLike, radius: float, wrap_size: tuple[float, float] | None = None
+) -> IntArray:
+    """Which group each boid is in (the groups of `group_count`): labels 0 … count - 1,
+    numbered in the order of each group's first boid.
+
+    E.g. the share of a school in the same group as its leader::
+
+        labels = groups(np.vstack((fish, [leader])), radius)
+        share = np.mean(labels[:-1] == labels[-1])
+
+    Args and errors as for `group_count`.
+    """
+    count, parent = _linked("groups", positions, radius, wrap_size)
+    if count <= 1:
+        return np.zeros(len(parent), np.int64)
+    roots = _roots(parent)
+    _, labels = np.unique(roots, return_inverse=True)
+    first = np.full(count, len(roots))
+    np.minimum.at(first, labels, np.arange(len(roots)))
+    rank = np.empty(count, np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(count)
+    result: IntArray = rank[labels]
+    return result
+
+
+def _linked(
+    owner: str, positions: npt.ArrayLike, radius: float, wrap_size: tuple[float, float] | None
+) -> tuple[int, IntArray]:
+    """The number of groups and the union-find forest that links them (checked input)."""
+    pos = as_points(owner, "positions", positions)
+    link = check.number(owner, "radius", radius, low=0.0, above=True)
+    size = as_wrap_size(owner, wrap_size)
+    parent = np.arange(len(pos))
     if len(pos) == 0:
-        return 0
+        return 0, parent
     if link >= span(pos, size):  # every pair is linked (and a huge radius would overflow)
-        return 1
+        return 1, np.zeros(len(pos), np.int64)
     grid = grid_for(pos, _clique_cell(link, size), size)
     # Cells no wider than radius / sqrt(2) hold boids that are all linked to each other; the
     # grid may have grown them (cell cap), and then every pair must be checked.
@@ -51,26 +85,21 @@ def group_count(
     # How many cells away a linked boid can be (a distance spans at most floor(d / w) + 1).
     reach_x = int(link // grid.cell_w) + 1
     reach_y = int(link // grid.cell_h) + 1
-    return int(
-        _count_groups(
-            pos,
-            grid.order,
-            grid.cell_start,
-            grid.origin_x,
-            grid.origin_y,
-            grid.cell_w,
-            grid.cell_h,
-            grid.nx,
-            grid.ny,
-            reach_x,
-            reach_y,
-            grid.wrap,
-            grid.width,
-            grid.height,
-            link,
-            cliques,
-        )
-    )
+    count = _count_groups(
+        parent, pos, grid.order, grid.cell_start, grid.origin_x, grid.origin_y,
+        grid.cell_w, grid.cell_h, grid.nx, grid.ny, reach_x, reach_y, grid.wrap,
+        grid.width, grid.height, link, cliques,
+    )  # fmt: skip
+    return int(count), parent
+
+
+@numba.njit(cache=True)
+def _roots(parent: IntArray) -> IntArray:
+    """The representative of each element's group."""
+    out = np.empty_like(parent)
+    for i in range(len(parent)):
+        out[i] = _root(parent, i)
+    return out
 
 
 def _clique_cell(radius: float, size: tuple[float, float] | None) -> float:
@@ -88,6 +117,7 @@ def _clique_cell(radius: float, size: tuple[float, float] | None) -> float:
 
 @numba.njit(cache=True)
 def _count_groups(
+    parent: IntArray,
     positions: FloatArray,
     order: IntArray,
     cell_start: IntArray,
@@ -109,9 +139,9 @@ def _count_groups(
 
     Phases: (if cells are cliques) join every cell into one group → for each pair of non-empty
     cells within reach, merge the groups of linked boids. Each merge leaves one group fewer.
+    `parent` (0 … n - 1 on entry) ends as the union-find forest of the groups.
     """
     n = positions.shape[0]
-    parent = np.arange(n)
     groups: int = n
     if cliques:
         groups -= _join_each_cell(parent, order, cell_start)

@@ -80,7 +80,7 @@ def avoid(
     margin: float,
     accelerations: FloatArray,
 ) -> None:
-    """Add each boid's weighted obstacle avoidance to `accelerations` (store row order)."""
+    """Add the weighted obstacle avoidance of rows [first, last) to `accelerations`."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     for i in range(first, last):
         s = species[i]

@@ -25,6 +25,8 @@ from shoal.systems.core.ecs import entities_with, id_counter, in_world, watch
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
+from shoal.systems.obstacles.checks import as_points
+from shoal.systems.obstacles.free_points import free_points
 from shoal.systems.obstacles.shape_kernel import (
     F_X0,
     F_Y1,
@@ -57,11 +59,14 @@ class ObstacleField:
         shapes: the shapes, in obstacle-index order.
         entities: the esper entity of each obstacle (-1 when built from bare shapes).
         geometry: the arrays the kernels read (see `shoal.systems.obstacles.shape_kernel`).
+        free: (m, 2) points just outside the obstacles, each outside every one (see
+            `shoal.systems.obstacles.free_points`); made from the geometry when not given.
     """
 
     shapes: tuple[Shape, ...]
     entities: IntArray
     geometry: Geometry
+    free: FloatArray | None = None
 
     def __post_init__(self) -> None:
         # The kernels index these arrays without bounds checks: a field built by hand with
@@ -75,6 +80,12 @@ class ObstacleField:
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.int64 and ids.shape == (n,)):
             check.fail("ObstacleField", "entities", ids, f"must be an int64 array of {n} ids")
         _check_geometry(self.geometry, n)
+        if self.free is None:
+            object.__setattr__(self, "free", free_points(self.geometry))
+        elif not (isinstance(self.free, np.ndarray) and self.free.dtype == np.float64
+                  and self.free.ndim == 2 and self.free.shape[1] == 2
+                  and np.isfinite(self.free).all()):  # fmt: skip
+            check.fail("ObstacleField", "free", self.free, "must be a finite (m, 2) float array")
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -273,7 +284,7 @@ def inside_obstacle(field: ObstacleField, points: npt.ArrayLike) -> npt.NDArray[
         points: (n, 2) array, e.g. `flock.positions`.
     """
     check.instance("inside_obstacle", "field", field, ObstacleField)
-    pts = _as_points("inside_obstacle", "points", points)
+    pts = as_points("inside_obstacle", "points", points)
     out = np.zeros(len(pts), np.bool_)
     if len(field) and len(pts):
         run_chunks(inside_points, len(pts), field.geometry, pts, out)
@@ -289,7 +300,7 @@ def surface(field: ObstacleField, points: npt.ArrayLike) -> Surface:
     overlapping obstacles it reports the one the point is deepest in.
     """
     check.instance("surface", "field", field, ObstacleField)
-    pts = _as_points("surface", "points", points)
+    pts = as_points("surface", "points", points)
     n = len(pts)
     distance = np.full(n, math.inf)
     closest = pts.copy()
@@ -308,7 +319,7 @@ def first_hit(
     that part.
     """
     check.instance("first_hit", "field", field, ObstacleField)
-    a, b = _as_points("first_hit", "starts", starts), _as_points("first_hit", "ends", ends)
+    a, b = as_points("first_hit", "starts", starts), as_points("first_hit", "ends", ends)
     if a.shape != b.shape:
         raise ValueError(f"first_hit: starts {a.shape} and ends {b.shape} differ")
     radius = check.number("first_hit", "radius", radius, low=0.0)
@@ -319,21 +330,6 @@ def first_hit(
     if len(field) and n:
         run_chunks(cast_points, n, field.geometry, a, b, float(radius), distance, normals, obstacle)
     return Hit(distance, normals, obstacle)
-
-
-def _as_points(owner: str, name: str, values: npt.ArrayLike) -> FloatArray:
-    """`values` as a finite, contiguous (n, 2) float array, or a ValueError naming them."""
-    try:
-        array = np.ascontiguousarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        check.fail(owner, name, values, "must be an (n, 2) array of numbers")
-    if array.size == 0:
-        return np.zeros((0, 2))
-    if array.ndim != 2 or array.shape[1] != 2:
-        check.fail(owner, name, values, f"must have shape (n, 2), not {array.shape}")
-    if not np.isfinite(array).all():  # NaN compares false: it would be "outside" everything
-        check.fail(owner, name, values, "must be finite")
-    return array
 
 
 def _ids(entities: object) -> IntArray:

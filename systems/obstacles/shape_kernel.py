@@ -18,9 +18,8 @@ A shape's boundary belongs to it (a point on an edge is inside). Every query vis
 grid cells it touches, and meets each obstacle once, so its cost depends on the obstacles
 nearby, not on how many there are.
 
-The per-point helpers take the arrays one by one and are inlined into the parallel loops:
-passing the tuple itself into the loop costs ~4× (numba reference-counts every array taken
-out of a tuple, per boid).
+The per-point helpers take the arrays one by one: passing the tuple itself into a per-boid
+loop costs ~4× (numba reference-counts every array taken out of a tuple, per boid).
 """
 
 import math
@@ -428,12 +427,12 @@ def first_hit(
     return best, best_nx, best_ny, best_o
 
 
-# --- batch queries (game code and tests; over a range of points) -------------------------
+# --- batch queries (game code and tests; rows [first, last), see core/threads.py) --------
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def inside_points(
     first: int, last: int, geometry: Geometry, points: FloatArray, out: npt.NDArray[np.bool_]
 ) -> None:
-    """out[i] = whether points[i] lies in (or on) any obstacle, for i in [first, last)."""
+    """out[i] = whether points[i] lies in (or on) any obstacle."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     for i in range(first, last):
         o = containing(

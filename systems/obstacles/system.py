@@ -1,4 +1,4 @@
-"""The obstacle stage: boids look ahead along their velocity and steer around obstacles."""
+"""The obstacle stage: chasing and fleeing round obstacles, and look-ahead avoidance."""
 
 from typing import TYPE_CHECKING
 
@@ -8,6 +8,8 @@ from shoal.systems.core.step import Step
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.avoid_kernel import avoid
 from shoal.systems.obstacles.field import obstacle_field
+from shoal.systems.obstacles.goals import reaim_goals
+from shoal.systems.obstacles.navigation import navigator
 
 if TYPE_CHECKING:
     from shoal.systems.core.flock import Flock
@@ -17,7 +19,12 @@ BODY_MARGIN = 8.0
 
 
 class ObstacleSystem(FlockProcessor):
-    """Stage 4: add each boid's obstacle avoidance to this step's accelerations.
+    """Stage 4: chase and flee round obstacles; add each boid's obstacle avoidance.
+
+    First, navigation: a chase or a flight (recorded by the steering and seeking stages in
+    `Step.goals`) whose straight way is blocked is turned along the way round
+    (`shoal.systems.obstacles.goals`); leaders, food and attractors are already sought
+    round obstacles by the seeking stage, from the same flock's `Navigator`.
 
     A boid looks `look_ahead` seconds of travel ahead (species parameter) plus its body
     margin; if a disc of the margin swept along that path would touch an obstacle, it steers
@@ -37,7 +44,8 @@ class ObstacleSystem(FlockProcessor):
         self.margin = check.number("ObstacleSystem", "margin", margin, low=0.0)
 
     def run(self, step: Step) -> None:
-        """Adds to the store's accelerations (from positions and velocities only)."""
+        """Adds to the store's accelerations (from positions, velocities, `step.goals` and
+        `step.targets`)."""
         flock = self.flock
         store = flock.store
         if len(store) == 0:
@@ -45,6 +53,7 @@ class ObstacleSystem(FlockProcessor):
         field = obstacle_field(flock)
         if len(field) == 0:
             return
+        reaim_goals(navigator(flock), step, self.margin)
         run_chunks(
             avoid,
             len(store),

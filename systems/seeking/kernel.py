@@ -3,7 +3,9 @@
 Phases per boid: leader (head back from afar, settle behind it, clear its path) → food
 (nearest sensed item: arrive at its edge) → attractors (arrive at their dead radius) →
 predators (evade with prediction; raises its alarm) → wander. Each term is clamped to the
-species' max force, weighted, and added to the boid's acceleration.
+species' max force, weighted, and added to the boid's acceleration. A boid whose straight line
+to a leader, food or attractor is blocked by an obstacle steers along that target's flow
+field instead (`shoal.systems.obstacles.navigation`): round the obstacle, by the shortest way.
 """
 
 import math
@@ -25,7 +27,21 @@ from shoal.systems.core.species_table import (
     P_WANDER_WEIGHT,
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
+from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, PoolArray
+from shoal.systems.obstacles.way_kernel import sample
 
+World = tuple[bool, float, float]
+"""wrap, width, height."""
+Agents = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray]
+"""positions, velocities, radius, inner radius, weight, concerns, field slot (see
+`seek_agents`)."""
+Nav = tuple[PoolArray, float, float]
+"""The field pool and the cell size: `shoal.systems.obstacles.navigation.Navigator.pool`."""
+
+NAV_PRIORITY = 2.0
+"""A follower out of sight of its leader, on the way round an obstacle, steers along the way
+with this many times its leader weight: the school's cohesion would otherwise hold the boids
+at the front of a crowd back on the wrong side of a wall."""
 # A follower in front of its leader, within the clearance lane and this many follow
 # distances ahead, steers out of the way (with twice the leader weight: it has priority).
 _LANE_LENGTH = 3.0
@@ -36,64 +52,63 @@ _CLEAR_PRIORITY = 2.0
 def seek_agents(
     first: int,
     last: int,
+    order: IntArray,
     positions: FloatArray,
     velocities: FloatArray,
     species: IntArray,
     params: FloatArray,
-    wrap: bool,
-    width: float,
-    height: float,
-    leader_pos: FloatArray,
-    leader_vel: FloatArray,
-    leads: BoolArray,
-    food_pos: FloatArray,
-    food_radius: FloatArray,
-    feeds: BoolArray,
-    attractor_pos: FloatArray,
-    attractor_radius: FloatArray,
-    attractor_dead: FloatArray,
-    attractor_weight: FloatArray,
-    draws: BoolArray,
-    predator_pos: FloatArray,
-    predator_vel: FloatArray,
-    scares: BoolArray,
+    world: World,
+    leaders: Agents,
+    food: Agents,
+    attractors: Agents,
+    predators: Agents,
+    nav: Nav,
     wander: FloatArray,
     accelerations: FloatArray,
     alarm: FloatArray,
+    goals: FloatArray,
 ) -> None:
-    """Add every boid's seeking terms to `accelerations`; set `alarm` to 1 where it flees.
+    """Add the seeking terms of rows order[first:last] to `accelerations`; set `alarm` to 1
+    where it flees, and add its flight to `goals` (columns 0, 1). In grid-cell order (the
+    neighbour stage's), neighbouring boids read neighbouring cells of a field: one field read
+    from memory for many boids.
 
-    `leads[k, s]` (`feeds`, `draws`, `scares`) is True when agent k concerns species s.
+    Each kind of agent is (positions, velocities, radius, inner radius, weight, concerns,
+    field slot): `concerns[k, s]` is True when agent k concerns species s, and the slot is
+    agent k's field in `nav`'s pool (-1: none), along which a boid whose straight line to
+    the agent is blocked steers instead.
     """
+    wrap, width, height = world
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0
-    for i in range(first, last):
+    leader_pos, leader_vel, _, _, _, leads, leader_slot = leaders
+    food_pos, _, food_radius, _, _, feeds, food_slot = food
+    attractor_pos, _, attractor_radius, attractor_dead, attractor_weight, draws, attractor_slot = (
+        attractors
+    )
+    predator_pos, predator_vel, _, _, _, scares, _ = predators
+    pool, cell_w, cell_h = nav
+    for k in range(first, last):
+        i = order[k]
         s = species[i]
         x, y = positions[i, 0], positions[i, 1]
         vx, vy = velocities[i, 0], velocities[i, 1]
         max_speed = params[s, P_MAX_SPEED]
         max_force = params[s, P_MAX_FORCE]
         ax = ay = 0.0
-        # --- leader
+        # --- leader: along the way round obstacles when it is out of sight
         weight = params[s, P_LEADER_WEIGHT]
         k = _nearest(x, y, leader_pos, leads, s, width, height, inv_w, inv_h, math.inf)
         if weight > 0.0 and k >= 0:
-            fx, fy = _follow(
-                params,
-                s,
-                x,
-                y,
-                vx,
-                vy,
-                leader_pos[k, 0],
-                leader_pos[k, 1],
-                leader_vel[k, 0],
-                leader_vel[k, 1],
-                width,
-                height,
-                inv_w,
-                inv_h,
-            )
+            dx = wrap_offset(leader_pos[k, 0] - x, width, inv_w)
+            dy = wrap_offset(leader_pos[k, 1] - y, height, inv_h)
+            way, dx, dy = _navigate(pool, leader_slot[k], cell_w, cell_h, wrap, x, y, dx, dy)
+            lvx, lvy = leader_vel[k, 0], leader_vel[k, 1]
+            if way == WAY_AROUND and (lvx != 0.0 or lvy != 0.0):  # out of sight: catch up
+                fx, fy = seek(dx, dy, vx, vy, max_speed, max_force)
+                fx, fy = NAV_PRIORITY * fx, NAV_PRIORITY * fy
+            else:  # in sight, or waiting for it (along the way: arriving where it settles)
+                fx, fy = _follow(params, s, vx, vy, dx, dy, lvx, lvy)
             ax += weight * fx
             ay += weight * fy
         # --- food: the nearest item it senses, stopping short at its edge
@@ -102,9 +117,11 @@ def seek_agents(
         if weight > 0.0 and k >= 0:
             dx = wrap_offset(food_pos[k, 0] - x, width, inv_w)
             dy = wrap_offset(food_pos[k, 1] - y, height, inv_h)
-            fx, fy = _arrive_at_edge(dx, dy, food_radius[k], vx, vy, max_speed, max_force)
-            ax += weight * fx
-            ay += weight * fy
+            way, dx, dy = _navigate(pool, food_slot[k], cell_w, cell_h, wrap, x, y, dx, dy)
+            if way != WAY_UNKNOWN:  # unknown: too far round to sense
+                fx, fy = _arrive_at_edge(dx, dy, food_radius[k], vx, vy, max_speed, max_force)
+                ax += weight * fx
+                ay += weight * fy
         # --- attractors: every one in range draws it, to its dead radius
         for k in range(attractor_pos.shape[0]):
             if not draws[k, s]:
@@ -113,30 +130,26 @@ def seek_agents(
             dy = wrap_offset(attractor_pos[k, 1] - y, height, inv_h)
             if dx * dx + dy * dy > attractor_radius[k] * attractor_radius[k]:
                 continue
+            way, dx, dy = _navigate(pool, attractor_slot[k], cell_w, cell_h, wrap, x, y, dx, dy)
+            if way == WAY_UNKNOWN:
+                continue
             fx, fy = _arrive_at_edge(dx, dy, attractor_dead[k], vx, vy, max_speed, max_force)
             ax += weight * attractor_weight[k] * fx
             ay += weight * attractor_weight[k] * fy
-        # --- predators: evade each one inside the fear radius
+        # --- predators: evade each one inside the fear radius (the obstacle stage turns a
+        # flight that would end against an obstacle along the flee map)
         fx, fy, scared = _evade(
-            x,
-            y,
-            vx,
-            vy,
-            predator_pos,
-            predator_vel,
-            scares,
-            s,
-            params[s, P_FEAR_RADIUS],
-            max_speed,
-            width,
-            height,
-            inv_w,
-            inv_h,
-        )
+            x, y, vx, vy, predator_pos, predator_vel, scares, s, params[s, P_FEAR_RADIUS],
+            max_speed, width, height, inv_w, inv_h,
+        )  # fmt: skip
         if scared:
             fx, fy = seek(fx, fy, vx, vy, max_speed, max_force)
-            ax += params[s, P_FLEE_WEIGHT] * fx
-            ay += params[s, P_FLEE_WEIGHT] * fy
+            fx *= params[s, P_FLEE_WEIGHT]
+            fy *= params[s, P_FLEE_WEIGHT]
+            ax += fx
+            ay += fy
+            goals[i, 0] += fx
+            goals[i, 1] += fy
             alarm[i] = 1.0
         # --- wander: steer towards a heading that drifts smoothly (see SeekingSystem)
         weight = params[s, P_WANDER_WEIGHT]
@@ -147,6 +160,28 @@ def seek_agents(
             ay += weight * fy
         accelerations[i, 0] += ax
         accelerations[i, 1] += ay
+
+
+@numba.njit(cache=True)
+def _navigate(
+    pool: PoolArray,
+    slot: int,
+    cell_w: float,
+    cell_h: float,
+    wrap: bool,
+    x: float,
+    y: float,
+    dx: float,
+    dy: float,
+) -> tuple[int, float, float]:
+    """The offset to steer at for a target at offset (dx, dy): itself if the line is free
+    (or there is no field), else along field `slot` as far as the way is long."""
+    if slot < 0:
+        return WAY_VISIBLE, dx, dy
+    way, gx, gy, distance = sample(pool, slot, cell_w, cell_h, wrap, x, y)
+    if way == WAY_AROUND:
+        return way, gx * distance, gy * distance
+    return way, dx, dy
 
 
 @numba.njit(cache=True)
@@ -192,25 +227,18 @@ def _arrive_at_edge(
 def _follow(
     params: FloatArray,
     s: int,
-    x: float,
-    y: float,
     vx: float,
     vy: float,
-    lx: float,
-    ly: float,
+    dx: float,
+    dy: float,
     lvx: float,
     lvy: float,
-    width: float,
-    height: float,
-    inv_w: float,
-    inv_h: float,
 ) -> tuple[float, float]:
-    """Leader following: back from afar; else clear its lane, or settle behind it."""
+    """Leader following, the leader at offset (dx, dy) moving at (lvx, lvy): back from
+    afar; else clear its lane, or settle behind it."""
     max_speed = params[s, P_MAX_SPEED]
     max_force = params[s, P_MAX_FORCE]
     behind = params[s, P_FOLLOW_DISTANCE]
-    dx = wrap_offset(lx - x, width, inv_w)
-    dy = wrap_offset(ly - y, height, inv_h)
     if dx * dx + dy * dy > params[s, P_LEADER_RANGE] ** 2:
         return seek(dx, dy, vx, vy, max_speed, max_force)
     leader_speed = math.sqrt(lvx * lvx + lvy * lvy)

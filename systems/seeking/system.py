@@ -11,10 +11,18 @@ from shoal.systems.core.agents import AgentArrays, gather
 from shoal.systems.core.ecs import entities_with
 from shoal.systems.core.events import LEADER_LOST
 from shoal.systems.core.processor import FlockProcessor
-from shoal.systems.core.species_table import P_WANDER_RATE, P_WANDER_WEIGHT
+from shoal.systems.core.species_table import (
+    P_FOOD_RANGE,
+    P_FOOD_WEIGHT,
+    P_LEADER_WEIGHT,
+    P_WANDER_RATE,
+    P_WANDER_WEIGHT,
+)
 from shoal.systems.core.step import Step
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
-from shoal.systems.seeking.kernel import seek_agents
+from shoal.systems.obstacles.navigation import Navigator, navigator
+from shoal.systems.seeking.kernel import Agents, seek_agents
 from shoal.systems.seeking.pursuit_kernel import pursue_prey
 
 # The wander angle is pulled back towards straight ahead with this time constant (s), so it
@@ -41,7 +49,8 @@ class SeekingSystem(FlockProcessor):
         self.prey = self.leaders
 
     def run(self, step: Step) -> None:
-        """Adds to the store's accelerations; reads `step.dt` (wander drift)."""
+        """Adds to the store's accelerations and to `step.goals` (flight from predator
+        entities); reads `step.dt` (wander drift)."""
         flock = self.flock
         table, store, config = flock.species, flock.store, flock.config
         self._report_lost_leaders()
@@ -50,25 +59,75 @@ class SeekingSystem(FlockProcessor):
         self.attractors = gather(Attractor, table)
         self.predators = gather(Predator, table)
         self.prey = gather(Prey, table)
-        if len(store) == 0 or not (self._any_agents() or self._wanders()):
+        n = len(store)
+        if n == 0 or not (self._any_agents() or self._wanders()):
             return
         self._drift_wander(step.dt)
+        nav = navigator(flock)
+        slots = self._field_slots(nav)  # before reading the pool: building may grow it
+        pool = nav.pool if nav.active else np.zeros((0, 1, 1, 4), np.float32)
+        cell = (nav.grid.cell_w, nav.grid.cell_h) if nav.active else (1.0, 1.0)
+        agents = [
+            _agents(kind, slots)
+            for kind, slots in zip(
+                (self.leaders, self.food, self.attractors, self.predators),
+                slots,
+                strict=True,
+            )
+        ]
+        order = step.cells.row if len(step.cells.row) == n else np.arange(n, dtype=np.int64)
         run_chunks(
-            seek_agents, len(store), store.positions, store.velocities, store.species,
-            table.params, config.wraps, config.width, config.height,
-            self.leaders.positions, self.leaders.velocities, self.leaders.concerns,
-            self.food.positions, self.food.radius, self.food.concerns,
-            self.attractors.positions, self.attractors.radius, self.attractors.inner,
-            self.attractors.weight, self.attractors.concerns,
-            self.predators.positions, self.predators.velocities, self.predators.concerns,
-            store.wander, store.accelerations, store.alarm,
+            seek_agents, n, order, store.positions, store.velocities, store.species, table.params,
+            (config.wraps, config.width, config.height), *agents, (pool, *cell),
+            store.wander, store.accelerations, store.alarm, step.goals_for(n),
         )  # fmt: skip
         if len(self.prey):
             run_chunks(
-                pursue_prey, len(store), store.positions, store.velocities, store.species,
+                pursue_prey, n, store.positions, store.velocities, store.species,
                 table.params, store.cooldown, config.wraps, config.width, config.height,
                 self.prey.positions, self.prey.velocities, self.prey.concerns, store.accelerations,
             )  # fmt: skip
+
+    def _field_slots(self, nav: Navigator) -> list[IntArray]:
+        """Each agent's field slot (-1: none) for leaders, food, attractors and predators.
+
+        A leader's field covers the whole world (followers far away come back round the
+        obstacles); food and an attractor's reach twice as far as they can be sensed.
+        """
+        none = [np.full(len(kind), -1, np.int64) for kind in (self.leaders, self.food,
+                self.attractors, self.predators)]  # fmt: skip
+        if not nav.active:
+            return none
+        params, present = self.flock.species.params, self._present()
+        leads = self._wanted(self.leaders, P_LEADER_WEIGHT, present)
+        feeds = self._wanted(self.food, P_FOOD_WEIGHT, present)
+        draws = self._wanted(self.attractors, P_FOOD_WEIGHT, present)
+        sense = 2.0 * float(params[present, P_FOOD_RANGE].max()) if present.any() else 0.0
+        return [
+            self._slots(nav, self.leaders, leads, np.full(len(self.leaders), math.inf)),
+            self._slots(nav, self.food, feeds, np.full(len(self.food), sense)),
+            self._slots(nav, self.attractors, draws, 2.0 * self.attractors.radius),
+            none[3],
+        ]
+
+    def _present(self) -> BoolArray:
+        """Which species have boids now."""
+        table, store = self.flock.species, self.flock.store
+        counts: IntArray = np.bincount(store.species, minlength=len(table))
+        return counts > 0
+
+    def _wanted(self, kind: AgentArrays, column: int, present: BoolArray) -> BoolArray:
+        """Agents that concern a species present whose weight in `column` is > 0."""
+        active = present & (self.flock.species.params[:, column] > 0)
+        return np.asarray(kind.concerns[:, : len(active)] @ active, bool)
+
+    @staticmethod
+    def _slots(nav: Navigator, kind: AgentArrays, wanted: BoolArray, limits: FloatArray
+               ) -> IntArray:  # fmt: skip
+        slots = np.full(len(kind), -1, np.int64)
+        if wanted.any():
+            slots[wanted] = nav.seek_slots(kind.positions[wanted], limits[wanted])
+        return slots
 
     def _any_agents(self) -> bool:
         kinds: tuple[AgentArrays, ...] = (
@@ -95,3 +154,9 @@ class SeekingSystem(FlockProcessor):
         for entity in sorted(self._leaders_seen - alive):
             esper.dispatch_event(LEADER_LOST, entity)
         self._leaders_seen = set(alive)
+
+
+def _agents(kind: AgentArrays, slots: IntArray) -> Agents:
+    """One kind of agent as the kernel reads it (see `seek_agents`)."""
+    return (kind.positions, kind.velocities, kind.radius, kind.inner, kind.weight,
+            kind.concerns, slots)  # fmt: skip

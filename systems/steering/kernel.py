@@ -76,12 +76,14 @@ def steer(
     accelerations: FloatArray,
     alarm: FloatArray,
     target_row: IntArray,
+    goals: FloatArray,
 ) -> None:
     """Write the acceleration, alarm and chase target of slots [first, last) (store rows).
 
     Each boid looks at its neighbours once (`seen`, in cell order: nearby memory) and reacts
     to them at once: the lists are never stored. `cells.alarm` holds the alarm levels of the
     previous step, `cooldown` (row order) the seconds until each boid may catch again.
+    `goals` gets the flee (from a predator it sees) and chase terms, for navigation.
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     for i in range(first, last):
@@ -92,6 +94,9 @@ def steer(
         accelerations[row, 1] = ay + t[7] + t[9]
         alarm[row] = t[11]
         target_row[row] = cells.row[t[12]] if t[12] >= 0 else -1
+        fled = t[11] == 1.0  # alarm 1: it flees a predator it sees, not a scared neighbour
+        goals[row, 0], goals[row, 1] = (t[6], t[7]) if fled else (0.0, 0.0)
+        goals[row, 2], goals[row, 3] = t[8], t[9]
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")

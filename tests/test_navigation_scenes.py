@@ -1,0 +1,103 @@
+"""Navigation in the game's levels and in a host's wall maze (the scenes of
+`benchmarks/nav_scenes.py`, which `benchmarks/navigation.py` measures)."""
+
+import math
+import sys
+from pathlib import Path
+
+import arcade
+import pytest
+
+from shoal.game.level import load_level
+from shoal.game.tank import Tank
+from shoal.systems import navigator
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import nav_scenes
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("level", sorted(nav_scenes.TOURS))
+def test_the_school_keeps_with_its_leader_round_the_level(level: str) -> None:
+    """On the tour: at least 80 % of fish in the leader's group, 90 % within 200 px 5 s after
+    it stops behind a rock; none in a rock, none drawn swimming backwards."""
+    result = nav_scenes.run_tour(level)
+    assert result.hidden_at_stop > 0.2, result  # the leader did stop behind a rock
+    assert result.in_group >= 0.8, result
+    assert result.near_after_stop >= 0.9, result
+    assert result.misplaced == 0, result
+    assert result.backwards == 0.0, result
+
+
+def test_followers_find_their_way_through_a_wall_maze() -> None:
+    """A host's maze of wall sprites: once the leader has crossed the fourth column, most
+    followers are within 250 px of it; none ends in a wall."""
+    walls: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+    walls.extend(nav_scenes.maze_walls(lambda x, y: arcade.SpriteSolidColor(32, 32, x, y)))
+    result, _ = nav_scenes.run_maze(list(walls))
+    assert result.near > 0.5, result
+    assert result.inside == 0, result
+
+
+@pytest.mark.parametrize("autopilot", [False, True])
+def test_the_player_s_leader_goes_round_a_rock(autopilot: bool) -> None:
+    """The cursor behind the reef's round rock: the leader goes round it (never touching
+    it) and arrives; with navigation off it presses against the rock, as it used to."""
+
+    def arrive(navigate: bool) -> tuple[float, float]:
+        tank = Tank(load_level("reef"), seed=1, autopilot=autopilot)
+        try:
+            navigator(tank.flock).enabled = navigate
+            assert tank.leader is not None
+            tank.leader.x, tank.leader.y = 650.0, 390.0
+            tank.autopilot = False  # a fixed target behind the rock, from the same start
+            tank.target = (910.0, 390.0)
+            closest = math.inf
+            for _ in range(240):
+                tank.step()
+                closest = min(closest, math.dist((tank.leader.x, tank.leader.y), (780, 390)))
+            return math.dist((tank.leader.x, tank.leader.y), tank.target), closest - 42.0
+        finally:
+            tank.close()
+
+    gap, clearance = arrive(True)
+    assert gap < 5.0 and clearance > 4.0
+    gap, _ = arrive(False)
+    assert gap > 100.0
+
+
+def test_the_autopilot_never_pins_the_leader_to_a_rock() -> None:
+    """The autopilot's figure eight runs through rocks in the caves: the leader goes round
+    them, so it never ends a step touching one."""
+    tank = Tank(load_level("caves"), seed=2, autopilot=True)
+    try:
+        field = tank.space.field
+        touching = 0
+        for _ in range(60 * 40):
+            tank.step()
+            assert tank.leader is not None
+            from shoal.systems.obstacles.field import surface
+
+            if surface(field, [(tank.leader.x, tank.leader.y)]).distance[0] < 1.0:
+                touching += 1
+        assert touching == 0
+    finally:
+        tank.close()
+
+
+def test_fish_are_drawn_heading_the_way_they_move_along_rock_faces() -> None:
+    """The render stage's smoothed heading stays within 90° of each fish's motion while a
+    school is led along the caves' rock faces."""
+    tank = Tank(load_level("caves"), seed=3)
+    try:
+        check = nav_scenes.HeadingCheck(tank.flock)
+        path = [tank.level.leader, *nav_scenes.TOURS["caves"]]
+        for step in range(60 * 20):
+            tank.target = nav_scenes._along(path, step * nav_scenes.TARGET_SPEED / 60)
+            tank.step()
+            check.record(nav_scenes.fish_rows(tank))
+        assert check.count > 10_000
+        assert check.share_backwards == 0.0
+    finally:
+        tank.close()
