@@ -248,7 +248,7 @@ def _gather_block(
     how many, or -1 where a cell holds more than `CELL_SAMPLE` (read by sample instead).
     Kept for the next boid of the same cell."""
     if out.near_at[0] == c:
-        return out.near_at[1]
+        return int(out.near_at[1])
     m = 0
     for ring in range(2):
         for ox in range(-min(ring, down_x), min(ring, up_x) + 1):

@@ -1,6 +1,7 @@
 """The motion stage: integrate the accelerations and apply the world boundary."""
 
 from shoal.components.species import BOUNDARY_MODES
+from shoal.systems.core.origin import from_origin
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.threads import run_chunks
@@ -19,20 +20,21 @@ class MotionSystem(FlockProcessor):
         store, config = flock.store, flock.config
         if len(store) == 0:
             return
-        run_chunks(
-            move,
-            len(store),
-            store.positions,
-            store.velocities,
-            store.accelerations,
-            store.species,
-            flock.species.params,
-            step.dt,
-            BOUNDARY_MODES.index(config.boundary),
-            config.width,
-            config.height,
-            config.margin,
-            config.wall_weight,
-        )
+        with from_origin(store.positions, config):  # the kernel's world starts at (0, 0)
+            run_chunks(
+                move,
+                len(store),
+                store.positions,
+                store.velocities,
+                store.accelerations,
+                store.species,
+                flock.species.params,
+                step.dt,
+                BOUNDARY_MODES.index(config.boundary),
+                config.width,
+                config.height,
+                config.margin,
+                config.wall_weight,
+            )
         store.version += 1
         flock.steps += 1
