@@ -1,18 +1,28 @@
 """shoal: flocking (boids) for python-arcade games, built as an esper ECS.
 
-The names an embedding game needs, in one import::
+The names a host game needs, in one import, without learning esper::
 
     import shoal
 
-    flock = shoal.install(shoal.FlockConfig(800, 600, seed=1), [shoal.Species("fish")])
+    flock = shoal.install(shoal.FlockConfig(800, 600, seed=1), [shoal.Species("fish")],
+                          world="fish", render=True)
     flock.scatter("fish", 300)
-    flock.step()                     # or esper.process(dt) in the host's world
+    flock.tie(player_sprite, shoal.Leader())    # the school follows the player's sprite
+    ...
+    flock.update(delta_time)                    # in on_update
+    flock.draw()                                # in on_draw
+    shoal.uninstall(flock)                      # all of it gone
 
-The sub-packages: `shoal.components` (what an entity is), `shoal.systems` (the stages, the
-flock and its install), `shoal.systems.render` (arcade drawing; imports arcade),
-`shoal.systems.metrics` (measures of a flock) and `shoal.game` (the fish-tank game).
-This module imports neither arcade nor the game.
+Units everywhere: px (y up), seconds, px/s (not px per frame: arcade's ``change_x`` at 60
+updates a second is a 60th of it), degrees. The drawing names (`SpeciesLook`,
+`RenderSystem`, `add_rendering`, the textures) import arcade when first used, so that
+``import shoal`` alone never does. The sub-packages: `shoal.components` (what an entity is),
+`shoal.systems` (the stages, the flock and its install), `shoal.systems.render` (arcade
+drawing), `shoal.systems.metrics` (measures of a flock) and `shoal.game` (the fish-tank game).
 """
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from shoal.components import (
     Attractor,
@@ -24,23 +34,66 @@ from shoal.components import (
     Polygon,
     Position,
     Predator,
+    Prey,
     Rect,
     Species,
     Velocity,
 )
+from shoal.embed import install
 from shoal.systems import (
+    BOID_EATEN,
+    BOIDS_SPAWNED,
+    FOOD_BITTEN,
+    FOOD_EATEN,
+    LEADER_LOST,
+    PREY_CAUGHT,
     Flock,
     FlockConfig,
     Preparation,
     add_obstacles,
-    install,
+    installed_flock,
     navigator,
     prepare,
     uninstall,
     warm_up,
 )
 
+if TYPE_CHECKING:
+    from shoal.systems.render import (
+        RenderSystem,
+        SpeciesLook,
+        add_rendering,
+        bird_texture,
+        fish_texture,
+        shark_texture,
+    )
+
+_DRAWING = (
+    "RenderSystem",
+    "SpeciesLook",
+    "add_rendering",
+    "bird_texture",
+    "fish_texture",
+    "shark_texture",
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The drawing names, imported from `shoal.systems.render` (and so arcade) on first use."""
+    if name in _DRAWING:
+        value = getattr(import_module("shoal.systems.render"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'shoal' has no attribute {name!r}")
+
+
 __all__ = [
+    "BOIDS_SPAWNED",
+    "BOID_EATEN",
+    "FOOD_BITTEN",
+    "FOOD_EATEN",
+    "LEADER_LOST",
+    "PREY_CAUGHT",
     "Attractor",
     "Boid",
     "Circle",
@@ -53,13 +106,21 @@ __all__ = [
     "Position",
     "Predator",
     "Preparation",
+    "Prey",
     "Rect",
+    "RenderSystem",
     "Species",
+    "SpeciesLook",
     "Velocity",
     "add_obstacles",
+    "add_rendering",
+    "bird_texture",
+    "fish_texture",
     "install",
+    "installed_flock",
     "navigator",
     "prepare",
+    "shark_texture",
     "uninstall",
     "warm_up",
 ]

@@ -142,6 +142,10 @@ def headings(seconds: float = 30.0) -> list[dict[str, Any]]:
                 and np.array_equal(previous.entities, frame.entities)
             ):
                 moved = frame.positions - previous.positions
+                config = view.tank.flock.config
+                if config.wraps:  # across the edge of a torus: the short way round
+                    size = np.array([config.width, config.height])
+                    moved -= np.round(moved / size) * size
                 moving = np.hypot(*moved.T) > 0.2
                 motion = np.degrees(-np.arctan2(moved[moving, 1], moved[moving, 0]))
                 off = np.abs(turn_between(frame.angles[moving], motion))

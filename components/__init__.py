@@ -4,7 +4,7 @@
 current value, writing one moves the boid. On any other entity they hold plain values.
 """
 
-from shoal.components.agents import Attractor, Food, Leader, Predator
+from shoal.components.agents import Attractor, Food, Leader, Predator, Prey
 from shoal.components.boid import Boid
 from shoal.components.kinematics import Position, VectorStore, Velocity
 from shoal.components.obstacle import Circle, Obstacle, Polygon, Rect, Shape
@@ -39,6 +39,7 @@ __all__ = [
     "Polygon",
     "Position",
     "Predator",
+    "Prey",
     "Rect",
     "Shape",
     "Species",

@@ -1,8 +1,9 @@
-"""Entities that boids react to: leaders, food, attractors and predators.
+"""Entities that boids react to: leaders, food, attractors, predators and prey.
 
 Put one of these, with a `Position` (and a `Velocity` if it moves), on any entity: the
-player's fish, a host game's sprite, a pellet. Each names the species it concerns; an empty
-tuple means every species.
+player's fish, a host game's sprite, a pellet; or tie a host's sprite to one with
+`Flock.tie`. Each names the species it concerns; an empty tuple means every species.
+Positions are in px (y up), velocities in px/s.
 """
 
 import math
@@ -131,3 +132,27 @@ class Predator:
         elif name in ("catch_radius", "cooldown", "resting"):
             _non_negative("Predator", name, value)
         object.__setattr__(self, name, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Prey:
+    """A target that boids of these species hunt from any distance (a host's ship, an enemy).
+
+    Unlike the "chase" relation between species, which works within the hunters' perception
+    radius, hunters see prey wherever it is: each pursues the nearest prey that concerns its
+    species, aiming where it will be (from its `Velocity`), with its species' `chase_weight`.
+    A hunter within its species' `catch_radius` plus the prey's `radius` catches it: shoal
+    fires `PREY_CAUGHT` and the hunter rests `catch_cooldown` seconds. The prey entity is not
+    deleted: what a catch does (a hit, game over) is the host's business.
+
+    Attributes:
+        species: who hunts it (empty: every species).
+        radius: size of the prey (px, >= 0): hunters catch it this much sooner.
+    """
+
+    species: tuple[str, ...] = ()
+    radius: float = 0.0
+
+    def __post_init__(self) -> None:
+        _species_names("Prey", self.species)
+        _non_negative("Prey", "radius", self.radius)

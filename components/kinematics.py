@@ -125,8 +125,13 @@ class Position(_StoreVector):
 
 
 class Velocity(_StoreVector):
-    """How fast and where an entity moves, in world units per second; each component within
-    ±MAX_COORDINATE."""
+    """How fast and where an entity moves, in world units (px) per second; each component
+    within ±MAX_COORDINATE.
+
+    Not per frame: an arcade sprite's `change_x` is px per update, so at 60 updates a second
+    a `change_x` of 4 is 240 px/s. A sprite tied with `Flock.tie` gets its velocity from how
+    far it really moved between steps.
+    """
 
     __slots__ = ()
     column = "velocity"

@@ -3,20 +3,18 @@
 ``python -m examples.bird_platformer``: A/D or arrows run, W, Up or Space jumps, T makes the
 birds tame or shy, Escape quits (see `examples.cli`).
 shoal here: a world of its own (the game itself uses no esper), stepped with `Flock.step`; the
-player is a `Predator` that only scares (catch radius 0), its Position and Velocity copied from
-the sprite each step; platforms are `Obstacle`s; an `Attractor` keeps the birds round the tree;
-`Flock.tune` makes them tame or shy.
+player's sprite is tied to the flock as a `Predator` that only scares (catch radius 0): shoal
+reads where it is and how fast it really moves; platforms are `Obstacle`s and an `Attractor`
+keeps the birds round the tree (`Flock.create_entity`); `Flock.tune` makes them tame or shy.
 """
 
 import arcade
 import arcade.key as K
-import esper
 from PIL import Image, ImageDraw
 
+import shoal
 from examples.cli import run
-from shoal.components import Attractor, Obstacle, Position, Predator, Rect, Species, Velocity
-from shoal.systems import RENDER_PRIORITY, FlockConfig, install
-from shoal.systems.render import RenderSystem, SpeciesLook, fixed_fraction
+from shoal import Attractor, Obstacle, Position, Predator, Rect, Species, SpeciesLook
 
 WIDTH, HEIGHT, BIRDS = 800, 450, "birds"  # BIRDS: the esper world shoal has to itself
 GRAVITY, RUN, JUMP = 0.6, 4.0, 12.0  # arcade's platformer engine counts px per step
@@ -68,24 +66,17 @@ class GameView(arcade.View):
         self.player = arcade.Sprite(player_texture(), center_x=60, center_y=60)
         self.engine = arcade.PhysicsEnginePlatformer(self.player, walls=self.platforms,
                                                      gravity_constant=GRAVITY)  # fmt: skip
-        self.flock = install(FlockConfig(WIDTH, HEIGHT, margin=40, seed=3), [BIRD], world=BIRDS)
+        config = shoal.FlockConfig(WIDTH, HEIGHT, margin=40, seed=3)
+        looks = {"bird": SpeciesLook(bird_texture())}
+        self.flock = shoal.install(config, [BIRD], world=BIRDS, replace=True, looks=looks)
         self.flock.scatter("bird", 45, centre=TREE, radius=70)
-        self.render = RenderSystem(self.flock, looks={"bird": SpeciesLook(bird_texture())})
-        # The player's face in the birds' world: a Predator whose Position and Velocity the
-        # game writes each step.
-        self.player_at, self.player_moves = Position(*self.player.position), Velocity()
-        game_world = esper.current_world
-        esper.switch_world(BIRDS)  # esper creates entities and processors in the current world
-        esper.create_entity(self.player_at, self.player_moves, Predator(("bird",), catch_radius=0))
-        esper.create_entity(Position(*TREE), Attractor(900, dead_radius=50, species=("bird",)))
+        self.flock.tie(self.player, Predator(("bird",), catch_radius=0))  # it only scares them
+        self.flock.create_entity(Position(*TREE), Attractor(900, dead_radius=50, species=("bird",)))
         for x, y, w, h in PLATFORMS:
-            esper.create_entity(Obstacle(Rect(x, y, w, h)))
-        esper.add_processor(self.render, RENDER_PRIORITY)
-        esper.switch_world(game_world)
-        self.render.update()  # draw the birds where they start, before the first step
+            self.flock.create_entity(Obstacle(Rect(x, y, w, h)))
 
     def on_fixed_update(self, delta_time: float) -> None:
-        """Move the player (arcade's engine), tell shoal where it is, step the birds."""
+        """Move the player (arcade's engine), then step the birds (they read the player)."""
         if self.autopilot:  # run from end to end, jumping now and then
             if not 40 < self.player.center_x < WIDTH - 40:
                 self.heading = 1 if self.player.center_x < WIDTH / 2 else -1
@@ -96,9 +87,6 @@ class GameView(arcade.View):
         if self.keys & {K.W, K.UP, K.SPACE} and self.engine.can_jump():
             self.engine.jump(JUMP)
         self.engine.update()
-        self.player_at.xy = self.player.position  # these two lines make the sprite a predator
-        self.player_moves.xy = (self.player.change_x / delta_time,
-                                self.player.change_y / delta_time)  # fmt: skip
         self.flock.step(delta_time)  # every processor of shoal's world, the render stage too
 
     def on_draw(self) -> None:
@@ -108,7 +96,7 @@ class GameView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(x - 10, x + 10, 40, y, (110, 80, 50))
         arcade.draw_circle_filled(x, y, 55, (70, 140, 70))
         self.platforms.draw()
-        self.render.draw(fixed_fraction())  # between the last two fixed steps
+        self.flock.draw()  # between the last two fixed steps (still while paused)
         arcade.draw_sprite(self.player)
         near = len(self.flock.query(*self.player.position, self.flock.species["bird"].fear_radius))
         mood = "shy" if self.flock.species["bird"].fear_radius == SHY else "tame"

@@ -3,9 +3,10 @@
 ``python -m examples.fish_pond``: the boat rows towards the mouse pointer, a click throws bread
 there, Space casts the net, Escape quits (see `examples.cli`).
 shoal here: installed in the game's current esper world and stepped by its `esper.process`; the
-boat (the game's own sprite) is a `Predator` that only scares the fish and a `Leader` for the
-ducklings; bread is `Food` (`FOOD_EATEN`); the pike is a boid species that chases the fish
-(`relate`, `BOID_EATEN`); the net uses `Flock.query` and `despawn`; `scatter` restocks the pond.
+boat (the game's own sprite) is tied to the flock as a `Predator` that only scares the fish and
+a `Leader` for the ducklings; bread is `Food` (`FOOD_EATEN`); the pike is a boid species that
+chases the fish (`relate`, `BOID_EATEN`); the net uses `Flock.query` by species and `despawn`;
+`scatter` restocks the pond.
 """
 
 import math
@@ -14,10 +15,9 @@ import arcade
 import esper
 from PIL import Image, ImageDraw
 
+import shoal
 from examples.cli import run
-from shoal.components import Boid, Food, Leader, Position, Predator, Species, Velocity
-from shoal.systems import BOID_EATEN, FOOD_EATEN, RENDER_PRIORITY, FlockConfig, install
-from shoal.systems.render import RenderSystem, SpeciesLook, fixed_fraction, shark_texture
+from shoal import BOID_EATEN, FOOD_EATEN, Food, Leader, Position, Predator, Species, SpeciesLook
 
 WIDTH, HEIGHT = 800, 450
 BOAT_SPEED, NET_RADIUS, STOCK = 90.0, 45.0, 70  # px/s, px, fish the pond is restocked to
@@ -58,22 +58,23 @@ class GameView(arcade.View):
 
     def setup(self) -> None:
         """Install shoal in the current esper world and fill the pond."""
-        self.flock = install(FlockConfig(WIDTH, HEIGHT, margin=30, seed=5), [FISH, PIKE, DUCK])
+        fish, pike = SpeciesLook(scale=0.7), SpeciesLook(shoal.shark_texture(), 0.6)
+        looks = {
+            "fish": fish,
+            "pike": pike,
+            "duck": SpeciesLook(texture("duck", (20, 14), DUCKLING)),
+        }
+        config = shoal.FlockConfig(WIDTH, HEIGHT, margin=30, seed=5)
+        self.flock = shoal.install(config, [FISH, PIKE, DUCK], looks=looks)
         self.flock.relate("pike", "fish", "chase")
         self.flock.relate("fish", "pike", "flee")
         self.flock.relate("fish", "duck", "avoid")
         self.flock.scatter("fish", STOCK)
         self.flock.spawn("pike", [(700, 380)])
         self.flock.scatter("duck", 5, centre=(WIDTH / 2 - 60, HEIGHT / 2), radius=20)
-        fish, pike = SpeciesLook(scale=0.7), SpeciesLook(shark_texture(), 0.6)
-        duck = SpeciesLook(texture("duck", (20, 14), DUCKLING))
-        self.render = RenderSystem(self.flock, looks={"fish": fish, "pike": pike, "duck": duck})
-        esper.add_processor(self.render, RENDER_PRIORITY)
-        # The boat is the game's own sprite; its entity makes it a predator and a leader.
+        # The boat is the game's own sprite: tied, it scares the fish and leads the ducklings.
         self.boat = arcade.Sprite(texture("boat", (53, 21), BOAT), center_x=400, center_y=225)
-        self.boat_at, self.boat_moves = Position(*self.boat.position), Velocity()
-        esper.create_entity(self.boat_at, self.boat_moves, Predator(("fish",), catch_radius=0),
-                            Leader(("duck",)))  # fmt: skip
+        self.flock.tie(self.boat, Predator(("fish",), catch_radius=0), Leader(("duck",)))
         esper.set_handler(FOOD_EATEN, self.on_food_eaten)  # esper keeps handlers per world
         esper.set_handler(BOID_EATEN, self.on_boid_eaten)
         self.netted = self.fed = self.lost = 0
@@ -87,7 +88,7 @@ class GameView(arcade.View):
         self.lost += 1
 
     def on_fixed_update(self, delta_time: float) -> None:
-        """Row the boat, tell shoal where it is, step the world, restock now and then."""
+        """Row the boat, step the world (shoal reads the boat), restock now and then."""
         steps, (x, y) = self.flock.steps, self.boat.position
         if self.autopilot:  # a figure of eight; bread and the net now and then
             self.pointer = (400 + 300 * math.sin(steps / 150), 225 + 130 * math.sin(steps / 75))
@@ -100,8 +101,6 @@ class GameView(arcade.View):
         self.boat.position = (x + dx * speed * delta_time, y + dy * speed * delta_time)
         if dx or dy:
             self.boat.angle = -math.degrees(math.atan2(dy, dx))  # arcade turns clockwise
-        self.boat_at.xy = self.boat.position  # these two lines make the sprite a predator
-        self.boat_moves.xy = (dx * speed, dy * speed)  # (and a leader) for shoal
         esper.process(delta_time)
         if steps % 240 == 0 and len(self.flock) < STOCK:  # new fish swim in from the left
             self.flock.scatter("fish", 6, centre=(40, HEIGHT / 2), radius=20)
@@ -112,8 +111,7 @@ class GameView(arcade.View):
 
     def cast_net(self) -> None:
         """Net the fish within reach of the boat (not the ducklings)."""
-        near = self.flock.query(*self.boat.position, NET_RADIUS).tolist()
-        fish = [e for e in near if esper.component_for_entity(e, Boid).species == "fish"]
+        fish = self.flock.query(*self.boat.position, NET_RADIUS, species="fish")
         self.flock.despawn(fish)
         self.netted += len(fish)
 
@@ -124,7 +122,7 @@ class GameView(arcade.View):
             arcade.draw_circle_filled(x, y, r, (70, 150, 60))
         for _, (food, at) in esper.get_components(Food, Position):
             arcade.draw_circle_filled(at.x, at.y, food.radius, (230, 200, 140))
-        self.render.draw(fixed_fraction())  # between the last two fixed steps
+        self.flock.draw()  # between the last two fixed steps
         arcade.draw_sprite(self.boat)
         self.hud.text = f"netted {self.netted}   bread eaten {self.fed}   pike's catch {self.lost}"
         self.hud.draw()

@@ -2,8 +2,9 @@
 
 ``python -m examples.swarm_shooter``: WASD moves, R restarts, Escape quits (see `examples.cli`).
 shoal here: in the game's own esper world, beside the game's own processor (shots, after shoal's
-stages); the ship is prey (a one-boid species the drones chase, steered through its Velocity);
-`Flock.query` + `despawn` for hits; `BOID_EATEN`; waves by `scatter` + `tune`.
+stages); the ship (the game's own sprite) is tied to the flock as `Prey`: the drones hunt it
+from anywhere and `PREY_CAUGHT` ends the game; `Flock.query` by species + `despawn` for hits;
+waves by `scatter` + `tune`.
 """
 
 import math
@@ -14,25 +15,22 @@ import arcade.key as K
 import esper
 from PIL import Image, ImageDraw
 
+import shoal
 from examples.cli import run
-from shoal.components import Attractor, Boid, Position, Species, Velocity
-from shoal.systems import BOID_EATEN, LIFECYCLE_PRIORITY, RENDER_PRIORITY, FlockConfig, install
-from shoal.systems.render import RenderSystem, SpeciesLook, fixed_fraction
+from shoal import PREY_CAUGHT, Position, Prey, Species, SpeciesLook
 
 WIDTH, HEIGHT, WORLD = 800, 450, "shooter"  # the game's own esper world; shoal goes in it
 SHIP_SPEED, SHOT_SPEED, FIRE_EVERY, RANGE = 170.0, 480.0, 9, 260.0  # px/s, px/s, steps, px
-# The ship is a boid (so drones can chase it) with a tiny max_force: the keys steer it, not shoal.
-SHIP = Species("ship", min_speed=0, max_speed=SHIP_SPEED, max_force=1e-6)
 DRONE = Species("drone", perception_radius=150, fov_degrees=360, max_speed=100, chase_weight=3,
                 catch_radius=12, catch_cooldown=1.0)  # fmt: skip
 
 
-def arrow(w: int, h: int, colour: tuple[int, int, int]) -> SpeciesLook:
+def arrow(w: int, h: int, colour: tuple[int, int, int]) -> arcade.Texture:
     """An arrowhead facing +x (the way shoal turns sprites), drawn with PIL."""
     image = Image.new("RGBA", (w, h))
     points = [(0, 0), (w - 1, h / 2), (0, h - 1), (w / 4, h / 2)]
     ImageDraw.Draw(image).polygon(points, fill=colour)
-    return SpeciesLook(arcade.Texture(image, hash=f"swarm-shooter-{w}x{h}-{colour}"))
+    return arcade.Texture(image, hash=f"swarm-shooter-{w}x{h}-{colour}")
 
 
 @dataclass(slots=True)
@@ -55,8 +53,7 @@ class ShotSystem(esper.Processor):
         for entity, shot in esper.get_component(Shot):
             shot.sprite.center_x += shot.velocity[0] * dt
             shot.sprite.center_y += shot.velocity[1] * dt
-            near = self.view.flock.query(*shot.sprite.position, 10).tolist()
-            hit = [e for e in near if esper.component_for_entity(e, Boid).species == "drone"]
+            hit = self.view.flock.query(*shot.sprite.position, 10, species="drone").tolist()
             if hit:
                 self.view.flock.despawn(hit[0])
                 self.hits += 1
@@ -80,36 +77,38 @@ class GameView(arcade.View):
         if WORLD in esper.list_worlds():
             esper.delete_world(WORLD)
         esper.switch_world(WORLD)
-        self.flock = install(FlockConfig(WIDTH, HEIGHT, margin=30, seed=7), [SHIP, DRONE])
-        self.flock.relate("drone", "ship", "chase")
+        looks = {"drone": SpeciesLook(arrow(18, 14, (255, 90, 90)))}
+        self.flock = shoal.install(shoal.FlockConfig(WIDTH, HEIGHT, margin=30, seed=7), [DRONE],
+                                   looks=looks)  # fmt: skip
         self.shots = ShotSystem(self)
-        esper.add_processor(self.shots, LIFECYCLE_PRIORITY - 50)  # after shoal moved the drones
-        looks = {"ship": arrow(28, 20, (120, 230, 255)), "drone": arrow(18, 14, (255, 90, 90))}
-        self.render = RenderSystem(self.flock, looks=looks)
-        esper.add_processor(self.render, RENDER_PRIORITY)
-        esper.set_handler(BOID_EATEN, self.on_boid_eaten)  # esper keeps handlers per world
-        (self.ship,) = self.flock.spawn("ship", [(WIDTH / 2, HEIGHT / 2)], [(0.0, 0.0)])
-        esper.add_component(self.ship, Attractor(2000, 0, 0.7, ("drone",)))  # draws far drones
+        esper.add_processor(self.shots, shoal.systems.LIFECYCLE_PRIORITY - 50)  # drones moved
+        self.flock.set_handler(PREY_CAUGHT, self.on_prey_caught)
+        self.ship = arcade.Sprite(arrow(28, 20, (120, 230, 255)), center_x=WIDTH / 2,
+                                  center_y=HEIGHT / 2)  # the game's own sprite  # fmt: skip
+        self.flock.tie(self.ship, Prey(("drone",), radius=10))  # the drones hunt it from anywhere
         self.shot_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.wave, self.over = 0, False
 
-    def on_boid_eaten(self, boid: int, hunter: int, x: float, y: float) -> None:
-        """A drone caught the ship (shoal has removed its boid): the game is over."""
-        self.over = self.over or bool(boid == self.ship)
+    def on_prey_caught(self, prey: int, hunter: int, x: float, y: float) -> None:
+        """A drone caught the ship: the game is over."""
+        self.over = True
 
     def on_fixed_update(self, delta_time: float) -> None:
         """Steer the ship, fire, run every processor of the world, then react."""
         if self.over:
             return
-        x, y = esper.component_for_entity(self.ship, Position).xy
+        x, y = self.ship.position
         if self.autopilot:  # circle the arena
             turn = self.flock.steps / 180  # radians: once round in 19 s
             gx, gy = WIDTH / 2 + 250 * math.cos(turn), HEIGHT / 2 + 130 * math.sin(turn)
             self.keys = {K.D if gx > x else K.A, K.W if gy > y else K.S}
         dx, dy = (K.D in self.keys) - (K.A in self.keys), (K.W in self.keys) - (K.S in self.keys)
-        speed = SHIP_SPEED / (math.hypot(dx, dy) or 1.0)
-        esper.component_for_entity(self.ship, Velocity).xy = (dx * speed, dy * speed)
-        near = [e for e in self.flock.query(x, y, RANGE).tolist() if e != self.ship]
+        step = SHIP_SPEED * delta_time / (math.hypot(dx, dy) or 1.0)  # px/s over this step
+        self.ship.position = (min(max(x + dx * step, 15), WIDTH - 15),
+                              min(max(y + dy * step, 15), HEIGHT - 15))  # fmt: skip
+        if dx or dy:
+            self.ship.angle = -math.degrees(math.atan2(dy, dx))  # arcade turns clockwise
+        near = self.flock.query(x, y, RANGE, species="drone").tolist()
         if near and self.flock.steps % FIRE_EVERY == 0:  # at the nearest: an entity with a Shot
             tx, ty = min((esper.component_for_entity(e, Position).xy for e in near),
                          key=lambda spot: math.dist(spot, (x, y)))  # fmt: skip
@@ -117,17 +116,18 @@ class GameView(arcade.View):
             sprite = arcade.SpriteCircle(3, arcade.color.YELLOW, center_x=x, center_y=y)
             self.shot_sprites.append(sprite)
             esper.create_entity(Shot(sprite, ((tx - x) * v, (ty - y) * v)))
-        esper.process(delta_time)  # shoal's stages, then the shots, then the sprites
-        if len(self.flock) <= 1:  # only the ship: more drones, a little faster, from a corner
+        esper.process(delta_time)  # shoal's stages (they read the ship), the shots, the sprites
+        if len(self.flock) == 0:  # all shot: more drones, a little faster, from a corner
             self.wave += 1
             self.flock.tune("drone", max_speed=88 + 12 * self.wave)
             corner = ((60, 60), (WIDTH - 60, HEIGHT - 60), (60, HEIGHT - 60))[self.wave % 3]
             self.flock.scatter("drone", 20 + 10 * self.wave, centre=corner, radius=50)
 
     def on_draw(self) -> None:
-        """Draw shoal's sprites (drones and ship), the shots and the score."""
+        """Draw the drones (shoal's sprites), the ship, the shots and the score."""
         self.clear()
-        self.render.draw(fixed_fraction())  # between the last two fixed steps
+        self.flock.draw()  # between the last two fixed steps
+        arcade.draw_sprite(self.ship)
         self.shot_sprites.draw()
         caught = "    CAUGHT! R: play again" if self.over else ""
         self.hud.text = f"wave {self.wave}    drones shot {self.shots.hits}{caught}"

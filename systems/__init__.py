@@ -24,6 +24,7 @@ from shoal.systems.core.events import (
     FOOD_BITTEN,
     FOOD_EATEN,
     LEADER_LOST,
+    PREY_CAUGHT,
 )
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.species_table import RELATIONS
@@ -39,6 +40,7 @@ from shoal.systems.install import (
     STAGES,
     STEERING_PRIORITY,
     install,
+    installed_flock,
     uninstall,
 )
 from shoal.systems.lifecycle.system import LifecycleSystem
@@ -72,6 +74,7 @@ __all__ = [
     "MOTION_PRIORITY",
     "NEIGHBOURS_PRIORITY",
     "OBSTACLES_PRIORITY",
+    "PREY_CAUGHT",
     "RELATIONS",
     "RENDER_PRIORITY",
     "SEEKING_PRIORITY",
@@ -96,6 +99,7 @@ __all__ = [
     "compile_field",
     "inside_obstacle",
     "install",
+    "installed_flock",
     "navigator",
     "obstacle_field",
     "obstacle_shapes",

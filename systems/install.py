@@ -8,7 +8,7 @@ from shoal.components import Boid, Position, Species
 from shoal.components import arguments as check
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import entities_with, in_world, processors
+from shoal.systems.core.ecs import entities_with, in_world, processors, remove_handler
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.flock_arguments import checked_species
 from shoal.systems.core.processor import FlockProcessor
@@ -36,7 +36,8 @@ COLLISION_PRIORITY = 250
 LIFECYCLE_PRIORITY = 200
 """Priority of LifecycleSystem: catches, bites, eaten food."""
 RENDER_PRIORITY = 100
-"""Priority for RenderSystem (added by the host: it needs arcade)."""
+"""Priority of RenderSystem (added by `shoal.install(..., render=True)` or
+`shoal.systems.render.add_rendering`: it needs arcade)."""
 
 STAGES: tuple[tuple[type[FlockProcessor], int], ...] = (
     (NeighbourSystem, NEIGHBOURS_PRIORITY),
@@ -55,67 +56,111 @@ def install(
     species: Iterable[Species] = (),
     *,
     world: str | None = None,
+    replace: bool = False,
 ) -> Flock:
     """Create a flock and register its processors in an esper world.
 
     Args:
-        config: the world's size, boundary mode, fixed dt and seed (defaults: `FlockConfig()`).
+        config: the world's bounds, boundary mode, fixed dt and seed (defaults:
+            `FlockConfig()`).
         species: species to register now (more can be added with `Flock.add_species`).
         world: None installs into the host's *current* esper world: the host's
             `esper.process(dt)` then steps the flock with its own processors. A name installs
             into a world of shoal's own (created if needed; the current world stays current):
-            step it with `flock.step()`.
+            step it with `flock.step()` or `flock.update(delta_time)`.
+        replace: uninstall the flock already installed in that world first (a level that
+            restarts); without it, a second install there raises RuntimeError.
 
     Returns:
-        The `Flock`: spawn, query and tune boids through it.
+        The `Flock`: spawn, query and tune boids through it; tie sprites to it.
 
     Raises:
         ValueError: an argument is not what it should be (the message names it).
-        RuntimeError: another flock is installed in that world: one of its stages or boids
-            is there (esper keeps one processor per class per world; `uninstall` it first).
+        RuntimeError: shoal is already installed in that world and `replace` is False
+            (esper keeps one processor per class per world), or the world still holds
+            boids of another flock whose stages were removed.
     """
     config = FlockConfig() if config is None else config
     check.instance("install", "config", config, FlockConfig)
+    check.instance("install", "replace", replace, bool)
     name = esper.current_world if world is None else world
     if not isinstance(name, str) or not name:
         check.fail("install", "world", world, "must be a non-empty string (or None)")
     species = checked_species("install", species)
+    existing = installed_flock(name)
+    if existing is not None:
+        if not replace:
+            raise RuntimeError(
+                f"install: shoal is already installed in esper world {check.shown(name)} "
+                "(uninstall it first, or pass replace=True)"
+            )
+        uninstall(existing)
+    owns_world = name not in esper.list_worlds()  # before the flock makes it
     with in_world(name):
-        _refuse_another_flock(name)
+        _refuse_stray_boids(name)
         flock = Flock(config, species, name)
+        flock.owns_world = owns_world
         for system, priority in STAGES:
             esper.add_processor(system(flock), priority)
     return flock
 
 
+def installed_flock(world: str) -> Flock | None:
+    """The flock installed in esper world `world`, or None (the world is not created).
+
+    Raises:
+        ValueError: `world` is not a non-empty string.
+    """
+    check.text("installed_flock", "world", world)
+    if world not in esper.list_worlds():
+        return None
+    with in_world(world):
+        for processor in processors():
+            if isinstance(processor, FlockProcessor):
+                return processor.flock
+    return None
+
+
 def uninstall(flock: Flock) -> None:
-    """Remove a flock's boids and processors from its world (its stages, and any other
-    processor of it, such as a `RenderSystem` the host added); its calls that change the
-    world raise RuntimeError from then on. Uninstalling twice, or after the world was
-    deleted, does nothing more (and never makes the world again)."""
+    """Remove a flock and everything shoal put in its world, in one call.
+
+    Removes every processor of the flock (its stages, its render stage, any other
+    `FlockProcessor` of it), its boids, the entities of its tied sprites and those made with
+    `Flock.create_entity`, and the event handlers set with `Flock.set_handler`; deletes the
+    world itself if `install` created it. The host's sprites are untouched. The flock's
+    calls raise RuntimeError afterwards; a second `uninstall` does nothing.
+    """
     check.instance("uninstall", "flock", flock, Flock)
-    members = flock._members
     try:
-        members.check("uninstall")
+        flock._members.check("uninstall")
     except RuntimeError:  # already uninstalled, or the world is gone with everything in it
-        members.uninstalled = True
+        flock._forget_host()
         return
-    members.drop_gone()  # deleted through esper since the last step: not to despawn again
+    flock._members.drop_gone()  # deleted through esper since the last step: not to despawn
+    flock.ties.clear()
     flock.despawn(flock.entities.copy())
-    members.uninstalled = True
     with in_world(flock.world):
-        for stage in processors():
-            if isinstance(stage, FlockProcessor) and stage.flock is flock:
-                esper.remove_processor(type(stage))  # never another flock's, installed since
+        for processor in processors():
+            if isinstance(processor, FlockProcessor) and processor.flock is flock:
+                esper.remove_processor(type(processor))  # never another flock's
+        # First the boids' entities, deferred by despawn: a created entity the host deleted
+        # (deferred) must not be deleted twice.
+        esper.clear_dead_entities()
+        for entity in flock.created:
+            if esper.entity_exists(entity):
+                esper.delete_entity(entity, immediate=True)
+        for event, handler in flock.handlers:
+            remove_handler(event, handler)
+    flock._forget_host()
+    if flock.owns_world and flock.world in esper.list_worlds():
+        if esper.current_world == flock.world:
+            esper.switch_world("default")
+        esper.delete_world(flock.world)
 
 
-def _refuse_another_flock(world: str) -> None:
-    """RuntimeError if the current world holds a stage or a boid of another flock."""
-    if any(esper.get_processor(system) is not None for system, _ in STAGES):
-        raise RuntimeError(
-            f"install: world = {check.shown(world)}: shoal is already installed there "
-            "(uninstall that flock first, or install into another world)"
-        )
+def _refuse_stray_boids(world: str) -> None:
+    """RuntimeError if the current world still holds boids of another flock (its stages
+    removed by hand: `installed_flock` no longer finds it)."""
     for entity in entities_with(Boid):
         position = esper.try_component(entity, Position)
         if position is not None and position.bound:

@@ -25,6 +25,7 @@ from shoal.components import (
     Obstacle,
     Position,
     Predator,
+    Prey,
     Species,
     Velocity,
 )
@@ -190,7 +191,7 @@ def _measure(flock: Flock) -> None:
 
 
 def _populate(flock: Flock) -> None:
-    """Boids, relations and one agent of each kind, so that every kernel runs once."""
+    """Boids, relations and one agent of each kind (prey too), so that every kernel runs once."""
     flock.relate("a", "b", "flee")
     flock.relate("b", "a", "chase")
     flock.scatter("a", 8)
@@ -201,3 +202,4 @@ def _populate(flock: Flock) -> None:
         esper.create_entity(Position(150.0, 150.0), Food())
         esper.create_entity(Position(60.0, 150.0), Attractor())
         esper.create_entity(Position(150.0, 60.0), Predator(catch_radius=0.0))
+        esper.create_entity(Position(40.0, 160.0), Velocity(0.0, 10.0), Prey(("b",)))

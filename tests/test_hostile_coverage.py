@@ -24,16 +24,14 @@ from hostile import Case, circle_points, make_scene
 HERE = Path(__file__).resolve().parent
 
 
-def all_cases() -> list[Case]:
-    """The cases of every tests/test_hostile_*.py."""
-    cases: list[Case] = []
-    for path in sorted(HERE.glob("test_hostile_*.py")):
-        if path.stem != Path(__file__).stem:
-            cases += importlib.import_module(path.stem).CASES
-    return cases
+def hostile_modules() -> list[Any]:
+    """Every tests/test_hostile_*.py but this one."""
+    paths = sorted(HERE.glob("test_hostile_*.py"))
+    return [importlib.import_module(p.stem) for p in paths if p.stem != Path(__file__).stem]
 
 
-CASES = all_cases()
+MODULES = hostile_modules()
+CASES: list[Case] = [c for module in MODULES for c in module.CASES]
 
 # Public callables that take no arguments at all, so there is nothing hostile to pass.
 # `test_every_public_callable_has_cases` checks that each really takes none.
@@ -66,6 +64,8 @@ NO_ARGUMENTS: dict[str, str] = {
     "Navigator.obstacles": "property",
     "Navigator.forget": "drops the navigator's own fields",
 }
+for _module in MODULES:  # a file's own names that take no arguments (test_hostile_embedding)
+    NO_ARGUMENTS.update(getattr(_module, "NO_ARGUMENTS", {}))
 
 # Records that shoal makes and hands out; nothing in shoal reads one that a caller built.
 RECORDS: dict[str, str] = {

@@ -364,13 +364,21 @@ class Scene:
         old = self.flock
         uninstall(old)
         uninstall(old)  # twice: nothing more
-        self.refused(lambda: old.spawn("a", [(10.0, 10.0)]), (RuntimeError,), "spawn")
-        self.refused(lambda: old.step(), (RuntimeError,), "step")
-        with old.in_world():
-            assert esper.get_processor(RenderSystem) is None  # its render stage went too
-            for entity in self.poisoned:
-                if esper.entity_exists(entity):
-                    esper.delete_entity(entity, immediate=True)
+        if self.own_world:  # install made the world: uninstall deleted it, with everything
+            assert self.world not in esper.list_worlds()
+            for call, owner in ((lambda: old.spawn("a", [(10.0, 10.0)]), "spawn"),
+                                (old.step, "step")):  # fmt: skip
+                with pytest.raises(RuntimeError) as raised:
+                    call()
+                check_message(raised.value, owner)
+        else:
+            self.refused(lambda: old.spawn("a", [(10.0, 10.0)]), (RuntimeError,), "spawn")
+            self.refused(lambda: old.step(), (RuntimeError,), "step")
+            with old.in_world():
+                assert esper.get_processor(RenderSystem) is None  # its render stage went too
+                for entity in self.poisoned:
+                    if esper.entity_exists(entity):
+                        esper.delete_entity(entity, immediate=True)
         self.poisoned.clear()
         self.flock, self.render = self._install()
         assert len(self.flock) == 0

@@ -353,7 +353,7 @@ def test_each_species_gets_its_own_look(
 
 def test_a_look_refuses_bad_values() -> None:
     with pytest.raises(ValueError, match="scale"):
-        SpeciesLook(scale=0)
+        SpeciesLook(scale=-1)
     with pytest.raises(ValueError, match="heading_smoothing"):
         SpeciesLook(heading_smoothing=-1)
     with pytest.raises(ValueError, match="tint"):

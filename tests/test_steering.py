@@ -23,7 +23,7 @@ def test_rule_forces_sum_to_the_applied_acceleration(style: str) -> None:
         store = flock.store
         terms = rule_forces(
             slot, cells, store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, 1 / 60,
+            table.relations, 1 / 60, flock.config.origin,
         )  # fmt: skip
         total = terms[:3].sum(axis=0)
         if style not in ("turn", "zones"):  # their turns are limited, not their sum

@@ -33,6 +33,7 @@ from shoal.components import (
     Polygon,
     Position,
     Predator,
+    Prey,
     Rect,
     Species,
     Velocity,
@@ -115,6 +116,7 @@ def populate(flock: Flock) -> None:
         esper.create_entity(
             Position(450.0, 250.0), Velocity(-20.0, 0.0), Predator(("fish",), catch_radius=10.0)
         )
+        esper.create_entity(Position(700.0, 500.0), Velocity(0.0, -30.0), Prey(("shark",), 5.0))
 
 
 def play(flock: Flock) -> None:
@@ -208,8 +210,7 @@ def scene() -> None:
         populate(flock)
         play(flock)
         draw(flock)
-        uninstall(flock)
-        esper.delete_world(boundary)
+        uninstall(flock)  # deletes the world install made
     crowd()
     window.close()
 

@@ -46,14 +46,15 @@ _EDGE_POINTS = 64
 
 @numba.njit(cache=True)
 def _in_world(
-    x: float, y: float, boundary: int, width: float, height: float
+    x: float, y: float, boundary: int, width: float, height: float, left: float, bottom: float
 ) -> tuple[float, float]:
-    """The point put back into the world: wrapped round a torus, else clamped to the box."""
+    """The point put back into the world (from (left, bottom), width × height): wrapped
+    round a torus, else clamped to the box."""
     if boundary == BOUNDARY_WRAP:
-        x -= width * math.floor(x / width)
-        y -= height * math.floor(y / height)
-        return (0.0 if x >= width else x), (0.0 if y >= height else y)
-    return min(max(x, 0.0), width), min(max(y, 0.0), height)
+        x -= left + width * math.floor((x - left) / width)
+        y -= bottom + height * math.floor((y - bottom) / height)
+        return left + (0.0 if x >= width else x), bottom + (0.0 if y >= height else y)
+    return min(max(x, left), left + width), min(max(y, bottom), bottom + height)
 
 
 # The rare path (a boid inside) calls these plain functions: inlining the geometry helpers at
@@ -88,6 +89,8 @@ def _walk_out(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[float, float, float, float, float]:
     """Walk from p along unit (dx, dy) through every obstacle in the way.
 
@@ -107,8 +110,8 @@ def _walk_out(
         walked += step
         x, y = x + step * dx, y + step * dy
         if boundary == BOUNDARY_WRAP:
-            x, y = _in_world(x, y, boundary, width, height)
-        elif not (0.0 <= x <= width and 0.0 <= y <= height):
+            x, y = _in_world(x, y, boundary, width, height, left, bottom)
+        elif not (left <= x <= left + width and bottom <= y <= bottom + height):
             break
     return math.inf, px, py, 0.0, 0.0
 
@@ -123,6 +126,8 @@ def _search_out(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[bool, float, float, float, float]:
     """The nearest point outside every obstacle (and in the world) along any of a few
     directions from p: found?, the point, the outward normal there."""
@@ -134,7 +139,9 @@ def _search_out(
         else:
             angle = 2.0 * math.pi * (k - 1) / _DIRECTIONS
             dx, dy = math.cos(angle), math.sin(angle)
-        walked, x, y, nx, ny = _walk_out(geometry, px, py, dx, dy, boundary, width, height)
+        walked, x, y, nx, ny = _walk_out(
+            geometry, px, py, dx, dy, boundary, width, height, left, bottom
+        )
         if walked < best:
             best, best_x, best_y, best_nx, best_ny = walked, x, y, nx, ny
     return best < math.inf, best_x, best_y, best_nx, best_ny
@@ -163,6 +170,8 @@ def _nearest_free(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[float, float, float]:
     """The nearest of the field's free points and the points along the world's edge that
     lies in the world and outside every obstacle: squared distance (inf: none) and point."""
@@ -173,12 +182,12 @@ def _nearest_free(
         else:  # round the world's edge, corners included
             e = k - free.shape[0]
             side, t = e // (_EDGE_POINTS + 1), (e % (_EDGE_POINTS + 1)) / _EDGE_POINTS
-            x = t * width if side < 2 else (0.0 if side == 2 else width)
-            y = t * height if side >= 2 else (0.0 if side == 0 else height)
+            x = left + (t * width if side < 2 else (0.0 if side == 2 else width))
+            y = bottom + (t * height if side >= 2 else (0.0 if side == 0 else height))
         d2 = (x - px) * (x - px) + (y - py) * (y - py)
         if d2 >= best:
             continue
-        x, y = _in_world(x, y, boundary, width, height)
+        x, y = _in_world(x, y, boundary, width, height, left, bottom)
         if _containing(geometry, x, y) < 0:
             best, best_x, best_y = d2, x, y
     return best, best_x, best_y
@@ -193,6 +202,8 @@ def _free_position(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[float, float, float, float]:
     """Where a boid at p (inside an obstacle) goes, and the outward normal of the surface it
     was pushed out of. If nothing in the world is free, a point still inside.
@@ -206,13 +217,13 @@ def _free_position(
     last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny  # the surface pushed out of before
     x, y = px, py
     for attempt in range(_PUSH_TRIES):
-        x, y = _in_world(qx + SKIN * nx, qy + SKIN * ny, boundary, width, height)
+        x, y = _in_world(qx + SKIN * nx, qy + SKIN * ny, boundary, width, height, left, bottom)
         o, qx2, qy2, nx2, ny2 = _shallowest(geometry, x, y)
         if o < 0:
             return x, y, nx, ny
         if attempt > 0:
             ok, cx, cy = _corner(last_qx, last_qy, last_nx, last_ny, qx, qy, nx, ny)
-            cx, cy = _in_world(cx, cy, boundary, width, height)
+            cx, cy = _in_world(cx, cy, boundary, width, height, left, bottom)
             if ok and _containing(geometry, cx, cy) < 0:
                 mx, my = nx + last_nx, ny + last_ny
                 norm = math.sqrt(mx * mx + my * my)
@@ -220,10 +231,10 @@ def _free_position(
         last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny
         qx, qy, nx, ny = qx2, qy2, nx2, ny2
     found, fx, fy, fnx, fny = _search_out(
-        geometry, px, py, first_nx, first_ny, boundary, width, height
+        geometry, px, py, first_nx, first_ny, boundary, width, height, left, bottom
     )
     walked = (fx - px) * (fx - px) + (fy - py) * (fy - py) if found else math.inf
-    d2, gx, gy = _nearest_free(geometry, free, px, py, boundary, width, height)
+    d2, gx, gy = _nearest_free(geometry, free, px, py, boundary, width, height, left, bottom)
     if d2 < walked:  # from deep inside, straight out to the nearest known free room
         d = math.sqrt(d2)
         if d == 0.0:
@@ -262,6 +273,8 @@ def _sweep(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> tuple[bool, float, float, float, float]:
     """Whether the move from s to p entered an obstacle from outside; if so, the point just
     before the first contact (a hair off the surface) and the outward normal there.
@@ -293,7 +306,7 @@ def _sweep(
         return False, px, py, 0.0, 0.0
     back = max(t - SKIN, 0.0)
     x, y = ox + back * ux + SKIN * nx, oy + back * uy + SKIN * ny
-    x, y = _in_world(x, y, boundary, width, height)
+    x, y = _in_world(x, y, boundary, width, height, left, bottom)
     return True, x, y, nx, ny
 
 
@@ -311,10 +324,13 @@ def push_out(
     boundary: int,
     width: float,
     height: float,
+    left: float,
+    bottom: float,
 ) -> int:
     """Stop every boid of rows [first, last) whose move from `start` (the positions when
     the step began; empty: do not look at the moves) entered an obstacle, and move every
-    one inside an obstacle out of it, in place; returns how many it moved."""
+    one inside an obstacle out of it, in place; returns how many it moved. The world spans
+    [left, left + width] × [bottom, bottom + height]."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     swept = start.shape[0] == positions.shape[0]
     moved = 0
@@ -323,10 +339,12 @@ def push_out(
         hit, nx, ny = False, 0.0, 0.0
         if swept:
             hit, px, py, nx, ny = _sweep(
-                geometry, start[i, 0], start[i, 1], px, py, boundary, width, height
+                geometry, start[i, 0], start[i, 1], px, py, boundary, width, height, left, bottom
             )
         if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) >= 0:
-            px, py, nx, ny = _free_position(geometry, free, px, py, boundary, width, height)
+            px, py, nx, ny = _free_position(
+                geometry, free, px, py, boundary, width, height, left, bottom
+            )
         elif not hit:
             continue
         positions[i, 0], positions[i, 1] = px, py

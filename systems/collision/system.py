@@ -48,6 +48,7 @@ class CollisionSystem(FlockProcessor):
                 push_out, len(store), store.positions, store.velocities, store.species,
                 flock.species.params, field.geometry, free, start,
                 BOUNDARY_MODES.index(config.boundary), config.width, config.height,
+                config.left, config.bottom,
             )
         )  # fmt: skip
         if self.pushed:

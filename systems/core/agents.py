@@ -1,4 +1,4 @@
-"""Gather the entities boids react to (leaders, food, attractors, predators) into arrays.
+"""Gather the entities boids react to (leaders, food, attractors, predators, prey) into arrays.
 
 There are few of them (tens, not thousands), so this is one Python pass over them per step;
 the per-boid work happens in the seeking kernel.
@@ -10,7 +10,7 @@ from typing import Any
 import esper
 import numpy as np
 
-from shoal.components import Attractor, Food, Leader, Position, Predator, Velocity
+from shoal.components import Attractor, Food, Leader, Position, Predator, Prey, Velocity
 from shoal.systems.core.species_table import SpeciesTable
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
@@ -20,7 +20,8 @@ class AgentArrays:
     """One kind of agent as arrays: entity, position, velocity, size, species mask.
 
     `concerns[k, s]` is True when agent k concerns species s. `radius` and `inner` are the
-    agent's own sizes (food: radius and 0; attractor: radius and dead radius; otherwise 0).
+    agent's own sizes (food: radius and 0; attractor: radius and dead radius; predator: catch
+    radius; prey: radius; otherwise 0).
     `weight` is the attractor weight (1 for the others).
     """
 
@@ -71,11 +72,13 @@ def _sizes(agent: object) -> tuple[float, float, float]:
         return agent.radius, agent.dead_radius, agent.weight
     if isinstance(agent, Predator):
         return agent.catch_radius, 0.0, 1.0
+    if isinstance(agent, Prey):
+        return agent.radius, 0.0, 1.0
     return 0.0, 0.0, 1.0
 
 
 def _mask(
-    agent: Leader | Food | Attractor | Predator, entity: int, table: SpeciesTable
+    agent: Leader | Food | Attractor | Predator | Prey, entity: int, table: SpeciesTable
 ) -> BoolArray:
     names = agent.prey if isinstance(agent, Predator) else agent.species
     mask = np.zeros(max(len(table), 1), bool)

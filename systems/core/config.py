@@ -2,7 +2,9 @@
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
+from shoal.components.arguments import is_number
 from shoal.components.parameters import LARGEST
 from shoal.components.species import BOUNDARY_MODES
 
@@ -50,8 +52,12 @@ def checked_dt(dt: float, owner: str = "step") -> float:
 class FlockConfig:
     """Settings of one flock's world. Immutable and validated on creation.
 
+    The world spans [left, left + width] × [bottom, bottom + height] (px, y up): by default
+    from (0, 0); `FlockConfig.from_bounds` takes left, right, bottom, top, an arcade
+    rectangle or a tile map instead.
+
     Attributes:
-        width: world width in px (> 0). The world spans [0, width] × [0, height].
+        width: world width in px (> 0).
         height: world height in px (> 0).
         boundary: ``"contain"``, ``"bounce"`` or ``"wrap"`` (see `BOUNDARY_MODES`).
         margin: ``contain``: distance from an edge at which boids start to turn back (px).
@@ -59,6 +65,8 @@ class FlockConfig:
             with an inverse-square falloff.
         dt: the fixed step in seconds, used when `esper.process()` is called without one.
         seed: seed of the flock's random generator (spawn headings, tie-breaks).
+        left: x of the world's left edge in px (default 0).
+        bottom: y of the world's bottom edge in px (default 0).
         update: ``"simultaneous"`` or ``"sequential"`` (see `UPDATES`).
     """
 
@@ -69,10 +77,12 @@ class FlockConfig:
     wall_weight: float = 1.0
     dt: float = 1.0 / 60.0
     seed: int = 0
+    left: float = 0.0
+    bottom: float = 0.0
     update: str = "simultaneous"
 
     def __post_init__(self) -> None:
-        for name in ("width", "height", "margin", "wall_weight", "dt"):
+        for name in ("width", "height", "margin", "wall_weight", "dt", "left", "bottom"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ValueError(f"FlockConfig: {name} = {value!r} must be a number")
@@ -102,10 +112,73 @@ class FlockConfig:
             raise ValueError(f"FlockConfig: seed = {self.seed!r} must be an integer >= 0")
         # Floats always: numba compiles a kernel once per argument type, and a width of 200
         # (int) beside 1280.0 (float) would compile every kernel twice.
-        for name in ("width", "height", "margin", "wall_weight", "dt"):
+        for name in ("width", "height", "margin", "wall_weight", "dt", "left", "bottom"):
             object.__setattr__(self, name, float(getattr(self, name)))
+        if not math.isfinite(max(abs(self.left), abs(self.bottom)) + max(self.width, self.height)):
+            raise ValueError(f"FlockConfig: the world {self.bounds} overflows")
 
     @property
     def wraps(self) -> bool:
         """True for a torus world."""
         return self.boundary == "wrap"
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """(left, bottom): the world's lower-left corner in px."""
+        return self.left, self.bottom
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(left, right, bottom, top) of the world in px."""
+        return self.left, self.left + self.width, self.bottom, self.bottom + self.height
+
+    @classmethod
+    def from_bounds(cls, bounds: object, **settings: Any) -> "FlockConfig":
+        """A config whose world is `bounds`; `settings` are the other fields (seed, ...).
+
+        `bounds` is (left, right, bottom, top) in px; or anything with `left`, `right`,
+        `bottom` and `top` (an arcade `Rect`, e.g. ``arcade.LRBT(...)``); or a tile map: an
+        `arcade.TileMap` (its size in tiles × tile size × scaling, from (0, 0)) or a
+        pytiled_parser `TiledMap` (unscaled).
+
+        Raises:
+            ValueError: `bounds` is none of those, right <= left or top <= bottom, or a
+                setting is invalid (see `FlockConfig`).
+        """
+        for name in ("width", "height", "left", "bottom"):
+            if name in settings:
+                raise ValueError(f"FlockConfig.from_bounds: {name} comes from the bounds")
+        left, right, bottom, top = bounds_of("FlockConfig.from_bounds", bounds)
+        if not (right > left and top > bottom):
+            raise ValueError(
+                f"FlockConfig.from_bounds: bounds = {(left, right, bottom, top)} must have "
+                "right > left and top > bottom"
+            )
+        return cls(right - left, top - bottom, left=left, bottom=bottom, **settings)
+
+
+def bounds_of(owner: str, bounds: object) -> tuple[float, float, float, float]:
+    """(left, right, bottom, top) of a tuple, a rectangle or a tile map (see
+    `FlockConfig.from_bounds`), as floats; ValueError if it is none of those."""
+    found: Any = bounds
+    if isinstance(bounds, tuple | list) and len(bounds) == 4:
+        values = tuple(bounds)
+    elif all(hasattr(bounds, side) for side in ("left", "right", "bottom", "top")):
+        values = (found.left, found.right, found.bottom, found.top)
+    elif all(hasattr(bounds, name) for name in ("tile_width", "tile_height", "scaling")):
+        # arcade.TileMap: its width and height count tiles; its tiles are scaled.
+        scale = found.scaling
+        values = (0, found.width * found.tile_width * scale, 0,
+                  found.height * found.tile_height * scale)  # fmt: skip
+    elif hasattr(bounds, "map_size") and hasattr(bounds, "tile_size"):  # pytiled_parser
+        size, tile = found.map_size, found.tile_size
+        values = (0, size.width * tile.width, 0, size.height * tile.height)
+    else:
+        raise ValueError(
+            f"{owner}: bounds = {bounds!r:.80} must be (left, right, bottom, top), a rectangle "
+            "with left/right/bottom/top, or a tile map"
+        )
+    if not all(is_number(v) and math.isfinite(v) for v in values):
+        raise ValueError(f"{owner}: bounds = {values!r:.80} must be finite numbers (px)")
+    left, right, bottom, top = (float(v) for v in values)
+    return left, right, bottom, top

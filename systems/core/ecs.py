@@ -53,8 +53,31 @@ def entities_with(component_type: type[Any]) -> set[int] | frozenset[int]:
 
 
 def processors() -> list[Any]:
-    """The processors of the current world, in the order esper runs them (a copy)."""
+    """The processors of the current world, in the order esper runs them (a copy).
+
+    esper 3 finds a processor only by its class (`esper.get_processor`); to find every
+    processor that belongs to a flock, whatever its class, read its list.
+    """
     return list(esper._processors)
+
+
+def remove_handler(event: str, handler: Callable[..., None]) -> None:
+    """Stop `handler` receiving `event` in the current world; silent if it was not set.
+
+    `esper.remove_handler` never finds a bound method in esper 3.9: it looks for a plain
+    weak reference to the method, while `set_handler` stored a `WeakMethod`, and the two
+    never compare equal. This compares what each stored reference resolves to. The set is
+    replaced, not changed in place: a handler may be removed (by `uninstall`, say) while
+    esper's `dispatch_event` iterates over that set.
+    """
+    found = esper.event_registry.get(event)
+    if not found:
+        return
+    kept = {reference for reference in found if reference() != handler}
+    if kept:
+        esper.event_registry[event] = kept
+    else:
+        del esper.event_registry[event]
 
 
 def world_identity(name: str) -> Identity | None:

@@ -14,6 +14,7 @@ despawn boids.
 | `FOOD_BITTEN` | food entity, boid entity, bites left |
 | `FOOD_EATEN` | food entity (deleted at the next esper.process) |
 | `LEADER_LOST` | the leader entity that was deleted or lost its `Leader` component |
+| `PREY_CAUGHT` | prey entity, hunter entity (a boid), x, y |
 """
 
 BOIDS_SPAWNED = "shoal_boids_spawned"
@@ -27,5 +28,8 @@ FOOD_EATEN = "shoal_food_eaten"
 LEADER_LOST = "shoal_leader_lost"
 """A leader entity was deleted or lost its Leader; handler(leader)."""
 
+PREY_CAUGHT = "shoal_prey_caught"
+"""A hunting boid reached a `Prey` entity; handler(prey, hunter, x, y). Nothing is deleted."""
+
 # Every event above: `Flock.set_handler` refuses other names (a typo would never fire).
-EVENTS = (BOIDS_SPAWNED, BOID_EATEN, FOOD_BITTEN, FOOD_EATEN, LEADER_LOST)
+EVENTS = (BOIDS_SPAWNED, BOID_EATEN, FOOD_BITTEN, FOOD_EATEN, LEADER_LOST, PREY_CAUGHT)

@@ -12,7 +12,8 @@ import numpy.typing as npt
 from shoal.components import Boid, Position, Species, Velocity
 from shoal.components import arguments as check
 from shoal.systems.core.config import MAX_BOIDS, FlockConfig, checked_dt
-from shoal.systems.core.ecs import in_world
+from shoal.systems.core.ecs import in_world, remove_handler
+from shoal.systems.core.embedding import Embedding
 from shoal.systems.core.events import BOIDS_SPAWNED
 from shoal.systems.core.flock_arguments import (
     check_handler,
@@ -28,11 +29,13 @@ from shoal.systems.core.step import Neighbours, Step, list_neighbours
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 
 
-class Flock:
+class Flock(Embedding):
     """The boids of one esper world: their store, their species and the calls games use.
 
-    Create it with `shoal.systems.install`. All positions are in world units (pixels, y up),
-    velocities in units per second.
+    Create it with `shoal.install` (or `shoal.systems.install`). All positions are in world
+    units (px, y up), velocities in px per second (not per frame), times in seconds. The
+    calls for a host's sprites and clock (`tie`, `update`, `draw`, ...) come from
+    `shoal.systems.core.embedding`.
     """
 
     def __init__(self, config: FlockConfig, species: Iterable[Species], world: str) -> None:
@@ -53,6 +56,7 @@ class Flock:
         # refer to (boids may come and go before the next step).
         self._step_entities: IntArray = np.zeros(0, np.int64)
         self._markers: dict[str, Boid] = {}
+        self._init_embedding()
         for s in species:
             self.add_species(s)
 
@@ -167,8 +171,9 @@ class Flock:
         # Checked before drawing: a refused scatter leaves the generator as it was.
         if area is None:
             pad = self.config.margin if self.config.boundary == "contain" else 0.0
-            low = (pad, pad)
-            high = (self.config.width - pad, self.config.height - pad)
+            left, right, bottom, top = self.config.bounds
+            low = (left + pad, bottom + pad)
+            high = (right - pad, top - pad)
             pos = self.rng.uniform(low, high, size=(count, 2))
             return self.spawn(species, pos)
         angle = self.rng.uniform(0, 2 * math.pi, count)
@@ -222,17 +227,22 @@ class Flock:
                 self.config.wraps,
                 self.config.width,
                 self.config.height,
+                self.config.origin,
             )
             self._grid_version = self.store.version
         return self._grid
 
-    def query(self, x: float, y: float, radius: float) -> IntArray:
-        """Entities of the boids within `radius` of (x, y), wrap-aware, sorted by row."""
+    def query(self, x: float, y: float, radius: float, species: str | None = None) -> IntArray:
+        """Entities of the boids within `radius` px of (x, y), wrap-aware, sorted by row;
+        only those of `species` when it is given (ValueError for an unknown name)."""
         x = check.number("query", "x", x)
         y = check.number("query", "y", y)
         radius = check.number("query", "radius", radius, low=0.0)
+        index = None if species is None else self._index("query", "species", species)
         self._members.check("query", installed=False)
         rows = query_rows(self.grid, self.store.positions, x, y, radius)
+        if index is not None:
+            rows = rows[self.store.species[rows] == index]
         return self.store.entities[rows]
 
     @property
@@ -278,16 +288,17 @@ class Flock:
         alive.
         """
         check_handler("set_handler", event, handler)
-        self._members.check("set_handler", installed=False)
+        self._check_installed("set_handler")  # uninstall removes the flock's handlers
         with in_world(self.world):
             esper.set_handler(event, handler)
+        self._remember_handler(event, handler)
 
     def remove_handler(self, event: str, handler: Callable[..., None]) -> None:
         """Stop listening (see `set_handler`); no error if `handler` was not listening."""
         check_handler("remove_handler", event, handler)
         self._members.check("remove_handler", installed=False)
         with in_world(self.world):
-            esper.remove_handler(event, handler)
+            remove_handler(event, handler)
 
     # --- stepping ----------------------------------------------------------------------
     def step(self, dt: float | None = None) -> None:
@@ -308,6 +319,9 @@ class Flock:
         with the esper world and hand the stages a fresh `Step`."""
         dt = checked_dt(dt, "begin_step")
         self._members.sync("begin_step")
+        self.ties.refresh(dt)
+        if not self._updating:
+            self.clock = None  # stepped by the host (esper.process, step), not by `update`
         number = self.step_state.number + 1
         self.step_state = Step(number, dt, self.store.layout, start=self.store.positions.copy())
         self._step_entities = self.store.entities.copy()

@@ -51,7 +51,12 @@ class Grid:
 
 
 def build_grid(
-    positions: FloatArray, radius: float, wrap: bool, width: float, height: float
+    positions: FloatArray,
+    radius: float,
+    wrap: bool,
+    width: float,
+    height: float,
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> Grid:
     """Sort `positions` into cells at least `radius` wide.
 
@@ -60,11 +65,12 @@ def build_grid(
         radius: the largest search radius the grid must serve (> 0).
         wrap: torus world of size width × height (positions taken modulo the size).
         width, height: world size; used only when `wrap`.
+        origin: the torus world's lower-left corner; used only when `wrap`.
     """
     n = len(positions)
     max_cells = max(_MAX_CELLS_PER_BOID * n, _MIN_MAX_CELLS)
     if wrap:
-        origin_x = origin_y = 0.0
+        origin_x, origin_y = origin
         extent_x, extent_y = width, height
         nx = max(1, min(int(width // radius), max_cells))
         ny = max(1, min(int(height // radius), max(1, max_cells // nx)))

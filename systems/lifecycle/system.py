@@ -1,27 +1,29 @@
-"""The lifecycle stage: catches, bites, eaten food, moving food, rest after eating."""
+"""The lifecycle stage: catches, bites, eaten food, caught prey, moving food, rest after eating."""
 
 from typing import Any
 
 import esper
 import numpy as np
 
-from shoal.components import Food, Position, Predator, Velocity
+from shoal.components import Food, Position, Predator, Prey, Velocity
 from shoal.systems.core.agents import AgentArrays, gather
-from shoal.systems.core.events import BOID_EATEN, FOOD_BITTEN, FOOD_EATEN
+from shoal.systems.core.events import BOID_EATEN, FOOD_BITTEN, FOOD_EATEN, PREY_CAUGHT
 from shoal.systems.core.grid import Grid, query_rows
 from shoal.systems.core.processor import FlockProcessor
-from shoal.systems.core.species_table import P_CATCH_COOLDOWN, P_CATCH_RADIUS
+from shoal.systems.core.species_table import P_CATCH_COOLDOWN, P_CATCH_RADIUS, P_CHASE_WEIGHT
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.lifecycle.kernel import find_catches
 
 
 class LifecycleSystem(FlockProcessor):
-    """Stage 6: boids caught by hunters and predators, food bitten and eaten, food moved.
+    """Stage 6: boids caught by hunters and predators, food bitten and eaten, prey caught,
+    food moved.
 
     Runs after motion (and collisions), so catches and bites use where boids ended the step.
-    Fires `BOID_EATEN`, `FOOD_BITTEN` and `FOOD_EATEN` once eaten boids are despawned and
-    eaten food deleted. O(1) Python work per step plus per catch, per bite and per agent.
+    Fires `BOID_EATEN`, `FOOD_BITTEN`, `FOOD_EATEN` and `PREY_CAUGHT` once eaten boids are
+    despawned and eaten food deleted. O(1) Python work per step plus per catch, per bite and
+    per agent.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -41,6 +43,7 @@ class LifecycleSystem(FlockProcessor):
             eaten += self._boid_catches(step)
             eaten += self._predator_catches(dt, set(eaten))
             self._bites(set(eaten))
+            self._prey_caught(set(eaten))
         self._move_food(dt)
         if eaten:
             self.flock.despawn(store.entities[np.asarray(eaten, np.int64)].copy())
@@ -85,6 +88,23 @@ class LifecycleSystem(FlockProcessor):
         x, y = self.flock.store.positions[row]
         self._events.append((BOID_EATEN, (int(self.flock.store.entities[row]), hunter, x, y)))
 
+    def _prey_caught(self, taken: set[int]) -> None:
+        """Each `Prey` entity is caught by its nearest rested hunter within reach (at most one
+        catch per prey and step); the hunter rests, the prey stays."""
+        flock, store = self.flock, self.flock.store
+        params = flock.species.params
+        prey = gather(Prey, flock.species)
+        reach = np.where(params[:, P_CHASE_WEIGHT] > 0.0, params[:, P_CATCH_RADIUS], -np.inf)
+        for k, entity in enumerate(prey.entities.tolist()):
+            rows = self._reachable(prey, k, prey.radius[k] + float(reach.max(initial=0.0)), taken)
+            for row in rows.tolist():
+                if store.cooldown[row] > 0.0 or not self._within(prey, k, row, reach):
+                    continue
+                store.cooldown[row] = params[store.species[row], P_CATCH_COOLDOWN]
+                x, y = prey.positions[k]
+                self._events.append((PREY_CAUGHT, (entity, int(store.entities[row]), x, y)))
+                break
+
     # --- food ---------------------------------------------------------------------------
     def _bites(self, taken: set[int]) -> None:
         """Each rested boid in reach of food bites it, nearest first, while bites are left."""
@@ -112,26 +132,27 @@ class LifecycleSystem(FlockProcessor):
                 self._events.append((FOOD_EATEN, (entity,)))
                 esper.delete_entity(entity)
 
-    def _within(self, food: AgentArrays, k: int, row: int, reach: Any) -> bool:
-        """Is boid `row` within food k's radius plus its own species' catch radius?"""
-        offset = self._offsets(food, k, np.array([row]))[0]
-        limit = food.radius[k] + reach[self.flock.store.species[row]]
-        return bool(offset @ offset <= limit * limit)
+    def _within(self, agents: AgentArrays, k: int, row: int, reach: Any) -> bool:
+        """Is boid `row` within agent k's radius plus its own species' reach (food, prey)?"""
+        offset = self._offsets(agents, k, np.array([row]))[0]
+        limit = agents.radius[k] + reach[self.flock.store.species[row]]
+        return bool(limit >= 0.0 and offset @ offset <= limit * limit)
 
     def _move_food(self, dt: float) -> None:
         """Food with a Velocity drifts (sinks); in a walled tank it settles on the floor."""
         config = self.flock.config
+        left, right, bottom, top = config.bounds
         for entity, (_, position, velocity) in esper.get_components(Food, Position, Velocity):
             x, y = position.x + velocity.x * dt, position.y + velocity.y * dt
             if config.wraps:
-                x, y = x % config.width, y % config.height
+                x, y = left + (x - left) % config.width, bottom + (y - bottom) % config.height
             else:
                 radius = esper.component_for_entity(entity, Food).radius
-                if y <= radius:  # on the floor: stop
-                    y = radius
+                if y <= bottom + radius:  # on the floor: stop
+                    y = bottom + radius
                     velocity.xy = (0.0, 0.0)
-                x = min(max(x, 0.0), config.width)
-                y = min(y, config.height)
+                x = min(max(x, left), right)
+                y = min(y, top)
             position.xy = (x, y)
 
     # --- helpers ------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import numpy as np
 from shoal.components import Attractor
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.core.agents import gather
+from shoal.systems.core.origin import from_origin
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
@@ -28,19 +29,22 @@ class MotionSystem(FlockProcessor):
         if n == 0:
             return
         boundary = BOUNDARY_MODES.index(config.boundary)
-        run_chunks(
-            move, n, store.positions, store.velocities, store.accelerations, store.species,
-            flock.species.params, step.dt, boundary, config.width, config.height,
-            config.margin, config.wall_weight, self._noise(step), store.alarm,
-            self._alarm_before(step), self._alarm_lead(step), store.alarm_age, store.burst,
-        )  # fmt: skip
         attractors = gather(Attractor, flock.species)
-        if len(attractors):
+        with from_origin(store.positions, config):  # the kernels' world starts at (0, 0)
             run_chunks(
-                keep_out, n, store.positions, store.velocities, store.species,
-                attractors.positions, attractors.inner, attractors.concerns, boundary,
-                config.width, config.height,
+                move, n, store.positions, store.velocities, store.accelerations,
+                store.species, flock.species.params, step.dt, boundary, config.width,
+                config.height, config.margin, config.wall_weight, self._noise(step),
+                store.alarm, self._alarm_before(step), self._alarm_lead(step),
+                store.alarm_age, store.burst,
             )  # fmt: skip
+            if len(attractors):
+                centres = attractors.positions - np.asarray(config.origin)
+                run_chunks(
+                    keep_out, n, store.positions, store.velocities, store.species, centres,
+                    attractors.inner, attractors.concerns, boundary, config.width,
+                    config.height,
+                )  # fmt: skip
         store.version += 1
         flock.steps += 1
 

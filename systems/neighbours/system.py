@@ -31,8 +31,9 @@ class NeighbourSystem(FlockProcessor):
         flock = self.flock
         store, config = flock.store, flock.config
         grid = build_grid(
-            store.positions, self._cell_size(), config.wraps, config.width, config.height
-        )
+            store.positions, self._cell_size(), config.wraps, config.width, config.height,
+            config.origin,
+        )  # fmt: skip
         cell, positions, velocities, species, alarm = gather_slots(
             grid.order, grid.cell_x, grid.cell_y, grid.ny, store.positions,
             store.velocities, store.species, store.alarm,

@@ -97,3 +97,21 @@ def lerp_angles(start: FloatArray, end: FloatArray, alpha: float) -> FloatArray:
     turn *= alpha
     turn += start
     return turn
+
+
+def side_view(angles: FloatArray, rows: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+    """Angles and x-scale signs for textures seen from the side (`SpeciesLook.mirror`).
+
+    A side view turned by a heading to the left would be drawn upside down; instead, in
+    `rows`, a boid heading left (more than 90° from +x) is mirrored left-right (sign -1) and
+    turned by its heading minus 180°, so that it tilts up or down with its climb. Other rows
+    keep their angle and get sign 0: leave their sprite as it is.
+
+    Returns:
+        (angles, signs): new arcade angles, and per row +1 (as drawn), -1 (mirrored) or 0.
+    """
+    folded = wrap_degrees(angles)
+    left = rows & (np.abs(folded) > 90.0)
+    folded[left] -= np.copysign(180.0, folded[left])
+    signs = np.where(rows, np.where(left, -1.0, 1.0), 0.0)
+    return np.where(rows, folded, angles), signs

@@ -27,12 +27,17 @@ WorldSize = tuple[float, float]
 
 
 def lerp_positions(
-    start: FloatArray, end: FloatArray, alpha: float, torus: WorldSize | None = None
+    start: FloatArray,
+    end: FloatArray,
+    alpha: float,
+    torus: WorldSize | None = None,
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> FloatArray:
     """Positions `alpha` of the way from `start` to `end`.
 
-    In a torus world a boid that crossed an edge moves the short way, across the edge, and
-    the result is wrapped back into the world: it never sweeps across the whole screen.
+    In a torus world (`torus`: its size; `origin`: its lower-left corner) a boid that
+    crossed an edge moves the short way, across the edge, and the result is wrapped back
+    into the world: it never sweeps across the whole screen.
     """
     if alpha >= 1.0:
         return end
@@ -44,7 +49,12 @@ def lerp_positions(
     delta *= alpha
     delta += start
     if torus is not None:
-        _wrap_columns(delta, torus, nearest=False)  # back into [0, size)
+        shifted = origin != (0.0, 0.0)
+        if shifted:
+            delta -= origin
+        _wrap_columns(delta, torus, nearest=False)  # back into [0, size) from the origin
+        if shifted:
+            delta += origin
     return delta
 
 
@@ -134,11 +144,17 @@ class DrawHistory:
         angles = np.where(still(velocities), self.latest_angles, heading_degrees(velocities))
         self.previous_angles, self.latest_angles = angles, angles.copy()
 
-    def frame(self, alpha: float, torus: WorldSize | None) -> tuple[FloatArray, FloatArray]:
-        """Positions and angles to draw `alpha` (0..1) of the way from previous to latest."""
+    def frame(
+        self,
+        alpha: float,
+        torus: WorldSize | None,
+        origin: tuple[float, float] = (0.0, 0.0),
+    ) -> tuple[FloatArray, FloatArray]:
+        """Positions and angles to draw `alpha` (0..1) of the way from previous to latest
+        (`torus`, `origin`: the size and corner of a torus world)."""
         alpha = min(max(alpha, 0.0), 1.0)
         return (
-            lerp_positions(self.previous, self.latest, alpha, torus),
+            lerp_positions(self.previous, self.latest, alpha, torus, origin),
             lerp_angles(self.previous_angles, self.latest_angles, alpha),
         )
 

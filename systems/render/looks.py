@@ -14,6 +14,9 @@ from PIL import Image, ImageDraw
 from shoal.components import arguments as check
 
 Colour = tuple[int, int, int]
+"""An (r, g, b) colour, each 0..255."""
+Tint = tuple[int, int, int] | tuple[int, int, int, int]
+"""A tint: (r, g, b) or (r, g, b, alpha), each 0..255; an `arcade.types.Color` is one."""
 
 FISH_SIZE = (32, 16)
 """Width and height of the default fish texture (px); it faces +x."""
@@ -52,24 +55,44 @@ class SpeciesLook:
     """How one species is drawn.
 
     Attributes:
-        texture: the sprite texture, facing +x; None: `fish_texture()`.
-        scale: sprite scale.
-        tint: colour multiplied into the texture (white keeps its own colours).
+        texture: the sprite texture; None: `fish_texture()`.
+        scale: sprite scale (>= 0; 0 draws nothing).
+        tint: colour multiplied into the texture: (r, g, b), (r, g, b, alpha) or an
+            `arcade.types.Color`, each 0..255 (white keeps the texture's own colours;
+            alpha 0 is invisible).
         heading_smoothing: time constant (s) of the filter that turns the drawn heading
             towards the velocity heading; 0 draws the velocity heading as is.
+        visible: False hides the species (its boids still swim; default True).
+        mirror: for a side view (a fish seen from the side): a boid heading left is drawn
+            mirrored left-right and tilted by its climb, never upside down. False
+            (default): the texture turns with the heading, as seen from above.
+        facing: which way the texture's front points, in degrees counter-clockwise from +x
+            (0: to the right, as shoal's own textures; 90: up, as arcade's space-shooter
+            ships; 180: to the left).
     """
 
     texture: arcade.Texture | None = None
     scale: float = 1.0
-    tint: Colour = WHITE
+    tint: Tint = WHITE
     heading_smoothing: float = DEFAULT_HEADING_SMOOTHING
+    visible: bool = True
+    mirror: bool = False
+    facing: float = 0.0
 
     def __post_init__(self) -> None:
         if self.texture is not None:
             check.instance("SpeciesLook", "texture", self.texture, arcade.Texture)
-        check.number("SpeciesLook", "scale", self.scale, low=0.0, above=True, high=MAX_SCALE)
+        check.number("SpeciesLook", "scale", self.scale, low=0.0, high=MAX_SCALE)
         check.number("SpeciesLook", "heading_smoothing", self.heading_smoothing, low=0.0)
-        colour("SpeciesLook", "tint", self.tint)
+        object.__setattr__(self, "tint", tint("SpeciesLook", "tint", self.tint))
+        check.instance("SpeciesLook", "visible", self.visible, bool)
+        check.instance("SpeciesLook", "mirror", self.mirror, bool)
+        check.number("SpeciesLook", "facing", self.facing, low=-360.0, high=360.0)
+
+    @property
+    def shown(self) -> bool:
+        """Whether the species' sprites can be seen at all (visible, scale and alpha > 0)."""
+        return self.visible and self.scale > 0.0 and (len(self.tint) == 3 or self.tint[3] > 0)
 
 
 def fish_texture(size: tuple[int, int] = FISH_SIZE) -> arcade.Texture:
@@ -117,6 +140,17 @@ def colour(owner: str, name: str, value: object) -> Colour:
     """`value` as an (r, g, b) tuple of ints in 0..255, or a ValueError naming it."""
     r, g, b = check.integers(owner, name, value, 3, low=0, high=255)
     return r, g, b
+
+
+def tint(owner: str, name: str, value: object) -> Tint:
+    """`value` as an (r, g, b) or (r, g, b, alpha) tuple of ints in 0..255 (an arcade
+    `Color` is a 4-tuple), or a ValueError naming it."""
+    if isinstance(value, tuple | list) and len(value) == 4:
+        r, g, b, a = check.integers(owner, name, value, 4, low=0, high=255)
+        return r, g, b, a
+    if isinstance(value, tuple | list) and len(value) == 3:
+        return colour(owner, name, value)
+    check.fail(owner, name, value, "must be 3 or 4 integers in [0, 255] (r, g, b[, alpha])")
 
 
 def _texture_size(owner: str, size: object) -> tuple[int, int]:

@@ -57,8 +57,10 @@ def fast_path_problem(sprites: arcade.SpriteList[Any]) -> str | None:
 
     These are all the arcade internals the feed relies on: `SpriteList.sprite_slot` (sprite ->
     buffer slot), `_sprite_pos_angle_data` (an array('f') of 4 floats a slot: x, y, depth,
-    angle in clockwise degrees) and the `_sprite_pos_angle_changed` flag that makes `draw()`
-    upload it. A probe sprite on a throwaway list checks the layout, not just the names.
+    angle in clockwise degrees), `_sprite_size_data` (2 floats a slot: width, height; a
+    negative width mirrors) and the `_sprite_pos_angle_changed` / `_sprite_size_changed`
+    flags that make `draw()` upload them. A probe sprite on a throwaway list checks the
+    layout, not just the names.
     """
     major = arcade.version.VERSION.split(".")[0]
     if major != str(SUPPORTED_ARCADE_MAJOR):
@@ -73,13 +75,15 @@ def fast_path_problem(sprites: arcade.SpriteList[Any]) -> str | None:
 
 
 def _attribute_problem(sprites: arcade.SpriteList[Any]) -> str | None:
-    data = getattr(sprites, "_sprite_pos_angle_data", None)
-    if not isinstance(data, array) or data.typecode != "f":
-        return "SpriteList._sprite_pos_angle_data is not an array('f')"
+    for name in ("_sprite_pos_angle_data", "_sprite_size_data"):
+        data = getattr(sprites, name, None)
+        if not isinstance(data, array) or data.typecode != "f":
+            return f"SpriteList.{name} is not an array('f')"
     if not isinstance(getattr(sprites, "sprite_slot", None), dict):
         return "SpriteList.sprite_slot is not a dict"
-    if not isinstance(getattr(sprites, "_sprite_pos_angle_changed", None), bool):
-        return "SpriteList._sprite_pos_angle_changed is not a bool"
+    for name in ("_sprite_pos_angle_changed", "_sprite_size_changed"):
+        if not isinstance(getattr(sprites, name, None), bool):
+            return f"SpriteList.{name} is not a bool"
     return None
 
 
@@ -93,10 +97,13 @@ def _layout_problem() -> str | None:
     try:
         slot = probe_list.sprite_slot[probe]
         got = tuple(probe_list._sprite_pos_angle_data[4 * slot : 4 * slot + 4])
+        size = tuple(probe_list._sprite_size_data[2 * slot : 2 * slot + 2])
     except (AttributeError, IndexError, KeyError, TypeError) as error:
         return f"SpriteList buffer layout changed ({error!r})"
     if got != (12.5, -7.25, 0.5, 33.0):
         return f"SpriteList slot layout is {got}, expected (x, y, depth, angle)"
+    if size != (4.0, 4.0):
+        return f"SpriteList size slot is {size}, expected (width, height)"
     return None
 
 
@@ -177,11 +184,13 @@ class SpriteFeed:
         positions: FloatArray,
         angles: FloatArray,
         velocities: FloatArray | None = None,
+        sides: FloatArray | None = None,
     ) -> None:
         """Draw row i at `positions[i]` turned by `angles[i]` (arcade's clockwise degrees).
 
-        Rows whose `velocities` are ~0 keep their last angle. Call `match` first: the rows must
-        be the feed's rows.
+        Rows whose `velocities` are ~0 keep their last angle. `sides` (see
+        `headings.side_view`): rows with -1 are drawn mirrored left-right, +1 not, 0 as they
+        are. Call `match` first: the rows must be the feed's rows.
         """
         n = len(self._entities)
         if len(positions) != n or len(angles) != n:
@@ -194,6 +203,8 @@ class SpriteFeed:
             self._write_buffer(positions, angles, velocities)
         else:
             self._write_sprites(positions, angles, velocities)
+        if sides is not None:
+            self._write_sides(sides)
 
     # --- sprite objects ------------------------------------------------------------------
     def sprite_of(self, entity: int) -> arcade.Sprite:
@@ -321,6 +332,21 @@ class SpriteFeed:
             sprite.position = (x, y)
             if not halted:
                 sprite.angle = angle
+
+    def _write_sides(self, sides: FloatArray) -> None:
+        """Mirror (or unmirror) the rows that `sides` names, by the sign of their width."""
+        if not self._fast:
+            sprite_of = self._sprite_of
+            for entity, side in zip(self._entities.tolist(), sides.tolist(), strict=True):
+                if side != 0.0:
+                    sprite = sprite_of[entity]
+                    sprite.scale_x = abs(sprite.scale_x) * side
+            return
+        sizes = np.frombuffer(self.sprites._sprite_size_data, np.float32).reshape(-1, 2)
+        rows = slice(0, len(self._slots)) if self._in_order else self._slots
+        widths = np.abs(sizes[rows, 0])
+        sizes[rows, 0] = np.where(sides != 0.0, widths * sides, sizes[rows, 0])
+        self.sprites._sprite_size_changed = True
 
     def _sync_sprite(self, sprite: arcade.Sprite, buffer: npt.NDArray[np.float32]) -> None:
         x, y, _, angle = buffer[self.sprites.sprite_slot[sprite]].tolist()

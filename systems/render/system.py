@@ -1,9 +1,11 @@
 """The render stage: the flock's sprites, smoothed, interpolated and fed in bulk.
 
 At each fixed step the stage records where every boid is and turns its drawn heading towards
-its velocity (`shoal.systems.render.headings`); `draw(alpha)` draws the blend between the last two
-steps (`shoal.systems.render.interpolation`). What is drawn depends only on the steps taken and on
-alpha, never on how often the host draws, and drawing never changes the simulation.
+its velocity (`shoal.systems.render.headings`); `draw(alpha)` draws the blend between the last
+two steps (`shoal.systems.render.interpolation`). What is drawn depends only on the steps taken
+and on alpha, never on how often the host draws, and drawing never changes the simulation.
+`draw()` without an alpha chooses it (`RenderSystem.auto_alpha`), and draws a paused flock
+still.
 
 Importing this module imports arcade: in headless programs set ``ARCADE_HEADLESS=1`` first.
 """
@@ -14,13 +16,14 @@ from typing import TYPE_CHECKING
 
 import arcade
 import numpy as np
+import numpy.typing as npt
 
 from shoal.components import arguments as check
 from shoal.systems.core.config import checked_dt
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.render.headings import blend_factors
+from shoal.systems.render.headings import blend_factors, side_view
 from shoal.systems.render.interpolation import DrawHistory, WorldSize
 from shoal.systems.render.looks import (
     DEFAULT_HEADING_SMOOTHING,
@@ -126,6 +129,10 @@ class RenderSystem(FlockProcessor):
         self._steps = 0  # fixed steps and snaps recorded: with alpha, what a frame shows
         self._written: tuple[int, float] | None = None
         self._factors: tuple[float, int, FloatArray] = (0.0, -1, np.ones(0))
+        # arcade's fixed-clock tick at the last step, and whether that step came on a new
+        # tick (then the flock steps in on_fixed_update and a frame may draw between steps).
+        self._tick = -1
+        self._on_fixed_clock = False
         self._epoch = self.flock.store.epoch
 
     @property
@@ -167,6 +174,8 @@ class RenderSystem(FlockProcessor):
         if not check.is_number(dt):
             check.fail("advance", "dt", dt, "must be a number of seconds")
         dt = checked_dt(dt, "advance")
+        tick = arcade.clock.GLOBAL_FIXED_CLOCK.ticks
+        self._on_fixed_clock, self._tick = tick != self._tick, tick
         store = self.flock.store
         self._follow_store()
         factors = self._species_factors(dt)[store.species]
@@ -200,17 +209,43 @@ class RenderSystem(FlockProcessor):
             self._written = None
         key = (self._steps, alpha)
         if self._written != key or self.last_frame is None:
-            positions, angles = history.frame(alpha, self._torus())
-            self.feed.write(positions, angles)
+            positions, angles = history.frame(alpha, self._torus(), self.flock.config.origin)
+            sides = None
+            facing, mirrors = self._species_drawing()
+            if facing.any():
+                angles = angles + facing[store.species]
+            if mirrors.any():
+                angles, sides = side_view(angles, mirrors[store.species])
+            self.feed.write(positions, angles, sides=sides)
             self.last_frame = DrawnFrame(history.entities, positions, angles, alpha, self._steps)
             self._written = key if history is self.history else None
         return self.last_frame
 
-    def draw(self, alpha: float = 1.0) -> None:
-        """Draw the flock `alpha` of the way between the last two fixed steps (call from
-        `on_draw`, with `fixed_fraction()` for smooth motion; 1 draws the latest step)."""
+    def draw(self, alpha: float | None = None) -> None:
+        """Draw the flock `alpha` (0..1) of the way between the last two fixed steps (call
+        from `on_draw`; 1 draws the latest step). None: `auto_alpha()`."""
+        if alpha is None:
+            alpha = self.auto_alpha()
         self.frame(check.number("draw", "alpha", alpha, low=0.0, high=1.0))
         self.sprites.draw()
+
+    def auto_alpha(self) -> float:
+        """The alpha a frame should draw at, from how the flock is stepped.
+
+        - by `Flock.update` (from `on_update`): the remainder of its clock;
+        - in `on_fixed_update` (each step on a new tick of arcade's fixed clock): the
+          fixed clock's fraction (`fixed_fraction()`), as long as the last tick stepped;
+        - otherwise (paused: ticks pass without a step; or stepped some other way): the
+          alpha of the last frame drawn, so a paused flock is drawn exactly still, or 1
+          (the latest step) if a step came since.
+        """
+        clock = self.flock.clock
+        if clock is not None:
+            return clock.fraction
+        if self._on_fixed_clock and arcade.clock.GLOBAL_FIXED_CLOCK.ticks == self._tick:
+            return fixed_fraction()
+        last = self.last_frame
+        return last.alpha if last is not None and last.steps == self._steps else 1.0
 
     # --- internals -----------------------------------------------------------------------
     def _start_again_if_cleared(self) -> None:
@@ -241,6 +276,13 @@ class RenderSystem(FlockProcessor):
             self._factors = (dt, count, factors)
         return factors
 
+    def _species_drawing(self) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """Per species index: the angle its texture's front points at (arcade's clockwise
+        degrees to add to a heading), and whether it is a side view (`SpeciesLook`)."""
+        looks = [self.look_of(i) for i in range(len(self.flock.species))]
+        facing = np.array([look.facing for look in looks])
+        return facing, np.array([look.mirror for look in looks], bool)
+
     def _torus(self) -> WorldSize | None:
         config = self.flock.config
         return (config.width, config.height) if config.wraps else None
@@ -254,6 +296,7 @@ class RenderSystem(FlockProcessor):
         sprite.texture = self.texture if look.texture is None else look.texture
         sprite.scale = look.scale
         sprite.color = arcade.types.Color(*look.tint)
+        sprite.visible = look.visible
 
 
 def _looks(looks: object) -> dict[str, SpeciesLook]:

@@ -1,4 +1,4 @@
-"""The seeking stage: boids react to leaders, food, attractors and predator entities."""
+"""The seeking stage: boids react to leaders, food, attractors, predator and prey entities."""
 
 import math
 from typing import Any
@@ -6,7 +6,7 @@ from typing import Any
 import esper
 import numpy as np
 
-from shoal.components import Attractor, Food, Leader, Predator
+from shoal.components import Attractor, Food, Leader, Predator, Prey
 from shoal.systems.core.agents import AgentArrays, gather
 from shoal.systems.core.ecs import entities_with
 from shoal.systems.core.events import LEADER_LOST
@@ -23,6 +23,7 @@ from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.navigation import Navigator, navigator
 from shoal.systems.seeking.kernel import Agents, seek_agents
+from shoal.systems.seeking.pursuit_kernel import pursue_prey
 
 # The wander angle is pulled back towards straight ahead with this time constant (s), so it
 # drifts smoothly around the heading instead of walking off.
@@ -30,13 +31,14 @@ _WANDER_RETURN = 1.0
 
 
 class SeekingSystem(FlockProcessor):
-    """Stage 3: leader following, food and attractor seeking, fleeing predators, wander.
+    """Stage 3: leader following, food and attractor seeking, fleeing predators, hunting prey,
+    wander.
 
     Adds to the accelerations the steering stage wrote. Fires `LEADER_LOST` when a leader
     entity is deleted or loses its `Leader` component.
 
     Attributes:
-        leaders, food, attractors, predators: this step's agents (see `AgentArrays`).
+        leaders, food, attractors, predators, prey: this step's agents (see `AgentArrays`).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -44,6 +46,7 @@ class SeekingSystem(FlockProcessor):
         self._leaders_seen: set[int] = set()
         table = self.flock.species
         self.leaders = self.food = self.attractors = self.predators = gather(Leader, table)
+        self.prey = self.leaders
 
     def run(self, step: Step) -> None:
         """Adds to the store's accelerations and to `step.goals` (flight from predator
@@ -55,6 +58,7 @@ class SeekingSystem(FlockProcessor):
         self.food = gather(Food, table)
         self.attractors = gather(Attractor, table)
         self.predators = gather(Predator, table)
+        self.prey = gather(Prey, table)
         n = len(store)
         if n == 0 or not (self._any_agents() or self._wanders()):
             return
@@ -77,6 +81,12 @@ class SeekingSystem(FlockProcessor):
             (config.wraps, config.width, config.height), *agents, (pool, *cell),
             store.wander, store.accelerations, store.alarm, step.goals_for(n),
         )  # fmt: skip
+        if len(self.prey):
+            run_chunks(
+                pursue_prey, n, store.positions, store.velocities, store.species,
+                table.params, store.cooldown, config.wraps, config.width, config.height,
+                self.prey.positions, self.prey.velocities, self.prey.concerns, store.accelerations,
+            )  # fmt: skip
 
     def _field_slots(self, nav: Navigator) -> list[IntArray]:
         """Each agent's field slot (-1: none) for leaders, food, attractors and predators.
@@ -120,7 +130,9 @@ class SeekingSystem(FlockProcessor):
         return slots
 
     def _any_agents(self) -> bool:
-        kinds: tuple[AgentArrays, ...] = (self.leaders, self.food, self.attractors, self.predators)
+        kinds: tuple[AgentArrays, ...] = (
+            self.leaders, self.food, self.attractors, self.predators, self.prey,
+        )  # fmt: skip
         return any(len(kind) for kind in kinds)
 
     def _wanders(self) -> bool:

@@ -16,6 +16,6 @@ def rule_terms(flock: Flock, slot: int) -> FloatArray:
     step, table, store = flock.step_state, flock.species, flock.store
     terms: FloatArray = rule_forces(
         slot, step.cells, store.cooldown, store.alarm_age, store.burst, table.params,
-        table.relations, step.dt,
+        table.relations, step.dt, flock.config.origin,
     )  # fmt: skip
     return terms

@@ -79,6 +79,7 @@ def steer(
     params: FloatArray,
     relations: IntArray,
     dt: float,
+    origin: tuple[float, float],
     accelerations: FloatArray,
     alarm: FloatArray,
     alarm_lead: FloatArray,
@@ -95,7 +96,9 @@ def steer(
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     for i in range(first, last):
-        t = _rule_terms(i, cells, cooldown, alarm_age, burst, params, relations, dt, 0.0, out)
+        t = _rule_terms(
+            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
+        )
         _write(i, t, cells, accelerations, alarm, alarm_lead, target_row, goals)
 
 
@@ -109,6 +112,7 @@ def steer_in_order(
     params: FloatArray,
     relations: IntArray,
     dt: float,
+    origin: tuple[float, float],
     noise: FloatArray,
     world: tuple[int, float, float, float, float],
     slack: float,
@@ -121,7 +125,8 @@ def steer_in_order(
     """`steer` for a flock that updates in place: row by row (slot `rank[row]`), each boid
     moved in `cells` (its copy of the positions and velocities) before the next one looks,
     as the motion stage will move it (walls, limits, noise, boundary; not the later stages'
-    forces). `world` is (boundary, width, height, margin, wall_weight); `slack` how far a
+    forces). `world` is (boundary, width, height, margin, wall_weight), `origin` the world's
+    lower-left corner; `slack` how far a
     boid may move in a step (the vision searches that much further for moved boids).
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
@@ -129,15 +134,20 @@ def steer_in_order(
     noisy = noise.shape[0] > 0
     for row in range(rank.shape[0]):
         i = rank[row]
-        t = _rule_terms(i, cells, cooldown, alarm_age, burst, params, relations, dt, slack, out)
+        t = _rule_terms(
+            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, slack, out
+        )
         _write(i, t, cells, accelerations, alarm, alarm_lead, target_row, goals)
         pos, vel = cells.positions, cells.velocities
+        # `advance` takes the world as [0, width] × [0, height]: from its origin and back.
         x, y, vx, vy = advance(
-            pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1], accelerations[row, 0],
-            accelerations[row, 1], cells.species[i], params, dt, burst[row],
-            noise[row] if noisy else 0.0, boundary, width, height, margin, wall_weight,
+            pos[i, 0] - origin[0], pos[i, 1] - origin[1], vel[i, 0], vel[i, 1],
+            accelerations[row, 0], accelerations[row, 1], cells.species[i], params, dt,
+            burst[row], noise[row] if noisy else 0.0, boundary, width, height, margin,
+            wall_weight,
         )  # fmt: skip
-        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = x, y, vx, vy
+        pos[i, 0], pos[i, 1] = x + origin[0], y + origin[1]
+        vel[i, 0], vel[i, 1] = vx, vy
 
 
 @numba.njit(cache=True, nogil=True)
@@ -169,6 +179,7 @@ def rule_forces(
     params: FloatArray,
     relations: IntArray,
     dt: float,
+    origin: tuple[float, float],
 ) -> FloatArray:
     """One boid's terms as the rows of a (5, 2) array, in the order of `RULES`.
 
@@ -176,7 +187,9 @@ def rule_forces(
     This runs the very same code (for debugging and the overlay).
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
-    t = _rule_terms(slot, cells, cooldown, alarm_age, burst, params, relations, dt, 0.0, out)
+    t = _rule_terms(
+        slot, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
+    )
     terms = np.empty((5, 2))
     terms[0, 0], terms[0, 1], terms[1, 0], terms[1, 1] = t[0], t[1], t[2], t[3]
     terms[2, 0], terms[2, 1], terms[3, 0], terms[3, 1] = t[4], t[5], t[6], t[7]
@@ -194,6 +207,7 @@ def _rule_terms(
     params: FloatArray,
     relations: IntArray,
     dt: float,
+    origin: tuple[float, float],
     slack: float,
     out: Seen,
 ) -> Terms:
@@ -215,7 +229,7 @@ def _rule_terms(
     alarm_speed = params[s, P_ALARM_SPEED]
     # Unit headings and offsets cost a square root and divisions per neighbour: only the
     # styles that use them gather them (turn: headings; zones: all three).
-    headings = style == STYLE_TURN or style == STYLE_ZONES
+    headings = style in (STYLE_TURN, STYLE_ZONES)
     zoned = style == STYLE_ZONES
     # --- gather: sums over its neighbours, by relation and zone --------------------------
     count = aligned = separated = repelled = attracted = 0
@@ -306,7 +320,7 @@ def _rule_terms(
             prey_x = dx + wx * ahead
             prey_y = dy + wy * ahead
     if int(params[s, P_WALLS]) == WALLS_NEIGHBOURS and not cells.wrap:
-        px, py, walls = _walls(cells, i, sep_radius, falloff)
+        px, py, walls = _walls(cells, i, origin, sep_radius, falloff)
         sep_x += px
         sep_y += py
         separated += walls
@@ -367,10 +381,12 @@ def _push(
 
 
 @numba.njit(cache=True, nogil=True)
-def _walls(cells: Cells, i: int, radius: float, falloff: int) -> tuple[float, float, int]:
+def _walls(
+    cells: Cells, i: int, origin: tuple[float, float], radius: float, falloff: int
+) -> tuple[float, float, int]:
     """The pushes of the walls nearer than `radius` to slot i, each a virtual boid at the foot
     of the perpendicular (source post 000), and how many there are."""
-    x, y = cells.positions[i, 0], cells.positions[i, 1]
+    x, y = cells.positions[i, 0] - origin[0], cells.positions[i, 1] - origin[1]
     px = py = 0.0
     count = 0
     # Each wall by its inward normal (nx, ny) and the boid's distance to it.

@@ -46,8 +46,8 @@ class SteeringSystem(FlockProcessor):
         started = time.perf_counter()
         run_chunks(
             steer, n, cells, store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, step.dt, store.accelerations, store.alarm, step.alarm_lead,
-            step.targets, goals,
+            table.relations, step.dt, flock.config.origin, store.accelerations, store.alarm,
+            step.alarm_lead, step.targets, goals,
             min_rows=HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS,
         )  # fmt: skip
         self._heavy = time.perf_counter() - started > HEAVY_SECONDS
@@ -72,6 +72,6 @@ class SteeringSystem(FlockProcessor):
         )  # fmt: skip
         steer_in_order(
             moving, rank, store.cooldown, store.alarm_age, store.burst, params,
-            table.relations, step.dt, self._noise(step), world, slack, store.accelerations,
-            store.alarm, step.alarm_lead, step.targets, goals,
+            table.relations, step.dt, config.origin, self._noise(step), world, slack,
+            store.accelerations, store.alarm, step.alarm_lead, step.targets, goals,
         )  # fmt: skip

@@ -1,0 +1,60 @@
+"""The pursuit kernel: hunters go after `Prey` entities, however far away they are.
+
+Per boid of a hunting species: the nearest prey that concerns its species → where that prey
+will be when the hunter gets there (at most `MAX_PREDICTION` s ahead, as in the steering
+stage's "chase") → seek it at full speed with the species' chase weight. A resting hunter
+(after a catch) does not pursue.
+"""
+
+import math
+
+import numba
+
+from shoal.systems.core.maths import MAX_PREDICTION, seek, wrap_offset
+from shoal.systems.core.species_table import P_CHASE_WEIGHT, P_MAX_FORCE, P_MAX_SPEED
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
+from shoal.systems.seeking.kernel import _nearest
+
+
+@numba.njit(cache=True, nogil=True)
+def pursue_prey(
+    first: int,
+    last: int,
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    cooldown: FloatArray,
+    wrap: bool,
+    width: float,
+    height: float,
+    prey_pos: FloatArray,
+    prey_vel: FloatArray,
+    hunts: BoolArray,
+    accelerations: FloatArray,
+) -> None:
+    """Add the pursuit of the nearest prey to the accelerations of rows [first, last).
+
+    `hunts[k, s]` is True when prey k is hunted by species s.
+    """
+    inv_w = 1.0 / width if wrap else 0.0
+    inv_h = 1.0 / height if wrap else 0.0
+    for i in range(first, last):
+        s = species[i]
+        weight = params[s, P_CHASE_WEIGHT]
+        if weight <= 0.0 or cooldown[i] > 0.0:
+            continue
+        x, y = positions[i, 0], positions[i, 1]
+        best = _nearest(x, y, prey_pos, hunts, s, width, height, inv_w, inv_h, math.inf)
+        if best < 0:
+            continue
+        max_speed = params[s, P_MAX_SPEED]
+        dx = wrap_offset(prey_pos[best, 0] - x, width, inv_w)
+        dy = wrap_offset(prey_pos[best, 1] - y, height, inv_h)
+        distance = math.sqrt(dx * dx + dy * dy)
+        ahead = min(distance / max_speed, MAX_PREDICTION) if max_speed > 0.0 else 0.0
+        tx = dx + prey_vel[best, 0] * ahead
+        ty = dy + prey_vel[best, 1] * ahead
+        fx, fy = seek(tx, ty, velocities[i, 0], velocities[i, 1], max_speed, params[s, P_MAX_FORCE])
+        accelerations[i, 0] += weight * fx
+        accelerations[i, 1] += weight * fy
