@@ -18,6 +18,7 @@ polarization 0.85-0.97 for a school, overlap under 10 % in a baitball.
 
 import argparse
 from dataclasses import replace
+from typing import Any
 
 import esper
 import numpy as np
@@ -47,7 +48,7 @@ def reversals(headings: FloatArray, dt: float) -> float:
     for column in side.T:  # the last side a fish turned to, ignoring straight stretches
         sides = column[column != 0]
         flips += int(np.count_nonzero(sides[1:] != sides[:-1]))
-    return flips / headings.shape[1] / (len(headings) * dt)
+    return float(flips / headings.shape[1] / (len(headings) * dt))
 
 
 def overlap(positions: FloatArray, velocities: FloatArray) -> float:
@@ -78,9 +79,7 @@ def _boxes_meet(pa: FloatArray, ha: FloatArray, pb: FloatArray, hb: FloatArray) 
     return True
 
 
-def watch(
-    name: str, seed: int, settle: float, seconds: float, **changes: float | str
-) -> dict[str, float]:
+def watch(name: str, seed: int, settle: float, seconds: float, **changes: Any) -> dict[str, float]:
     """A preset's figures (see the module docstring), with `changes` to its species."""
     species = replace(preset(name).species(Species("fish")), **changes)
     world = f"natural-{name}-{seed}"
