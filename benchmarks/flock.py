@@ -180,8 +180,7 @@ def run(
     result["machine"] = f"{platform.machine()} {os.cpu_count()} cpu, {platform.processor()}"
     result["python"] = platform.python_version()
     result["numba"] = numba.__version__
-    uninstall(flock)
-    esper.delete_world(flock.world)
+    uninstall(flock)  # deletes the flock's own world too
     return result
 
 
@@ -218,7 +217,6 @@ def compare_navigation(boids: int, steps: int, seed: int) -> dict[str, Any]:
         result[f"{label}_neighbours_mean"] = round(float(flocks[on].neighbours.counts.mean()), 1)
     for flock in flocks.values():
         uninstall(flock)
-        esper.delete_world(flock.world)
     result |= same_state_cost(boids, steps, seed)
     return result
 
@@ -262,7 +260,6 @@ def same_state_cost(boids: int, steps: int, seed: int) -> dict[str, Any]:
     totals = {on: [sum(x[k : k + stages]) for k in range(0, len(x), stages)]
               for on, x in samples.items()}  # fmt: skip
     uninstall(flock)
-    esper.delete_world(flock.world)
     with_nav, without = statistics.median(totals[True]), statistics.median(totals[False])
     return {
         "same_state_seeking_obstacles_nav_ms": round(with_nav, 3),
