@@ -27,6 +27,7 @@ from shoal import (
     Food,
     Leader,
     Obstacle,
+    Polygon,
     Position,
     Predator,
     Rect,
@@ -34,7 +35,7 @@ from shoal import (
     Velocity,
     add_obstacles,
 )
-from shoal.systems import navigator, remove_obstacles
+from shoal.systems import navigator, obstacle_shapes, remove_obstacles
 
 DT = 1 / 60
 CHECK = 4.0
@@ -49,6 +50,11 @@ Scene = Callable[[tuple[float, float], str], tuple[np.ndarray, float]]
 
 def moved(points: object, origin: tuple[float, float]) -> np.ndarray:
     return np.asarray(points, float) + origin
+
+
+def point(xy: object, origin: tuple[float, float]) -> tuple[float, float]:
+    x, y = moved(xy, origin)
+    return float(x), float(y)
 
 
 def world(origin: tuple[float, float], species: list[Species], boundary: str = "contain",
@@ -195,10 +201,11 @@ def test_the_navigator_answers_in_a_moved_world_as_at_the_origin() -> None:
     for origin in (AT_ZERO, SHIFT):
         flock = walled(origin)
         nav = navigator(flock)
-        way = nav.way_to(tuple(moved(target, origin)), moved(points, origin), radius=4.0)
-        waypoint = nav.waypoint(tuple(moved(target, origin)), tuple(moved(points[0], origin)), 60)
-        seek = nav.seek_slot(*moved(target, origin))
-        flee = nav.flee_slot(*moved(threat, origin), 300.0)
+        goal, start, danger = (point(xy, origin) for xy in (target, points[0], threat))
+        way = nav.way_to(goal, moved(points, origin), radius=4.0)
+        waypoint = nav.waypoint(goal, start, 60.0)
+        seek = nav.seek_slot(*goal)
+        flee = nav.flee_slot(*danger, 300.0)
         sampled = nav.sample(np.array([seek, seek, flee, flee]), moved(points, origin))
         slots = nav.seek_slots(moved([target], origin), np.array([np.inf]))
         grid = nav.grid
@@ -208,7 +215,7 @@ def test_the_navigator_answers_in_a_moved_world_as_at_the_origin() -> None:
             "seek field": nav.pool[seek].copy(), "flee field": nav.pool[flee].copy(),
             "sampled": np.column_stack(sampled), "same slot": slots[0] == seek,
             "blocked": grid.blocked.copy(), "origin": np.array(grid.origin) - origin,
-            "cell": grid.cell_of(*moved(points[3], origin)),
+            "cell": grid.cell_of(*point(points[3], origin)),
             "cells": grid.cells_of(moved(points, origin)),
         })  # fmt: skip
         shoal.uninstall(flock)
@@ -243,3 +250,30 @@ def test_a_hosts_wall_sprites_in_a_moved_world_are_navigated_round() -> None:
     elsewhere, near_moved = followers(SHIFT)
     assert near > 0.9 and near_moved > 0.9
     assert np.abs(at_zero - elsewhere).max() < 1e-6
+
+
+def outline(shape: object) -> np.ndarray:
+    """A tile's wall as points (tiles give rectangles, or polygons where their hit box is
+    not a box)."""
+    assert isinstance(shape, Rect | Polygon)
+    return np.array(shape.corners() if isinstance(shape, Rect) else shape.points)
+
+
+def test_a_tiled_layer_loaded_with_an_offset_gives_its_walls_where_they_are() -> None:
+    """A tile map loaded with an offset (its level moved below (0, 0)): the layer's walls are
+    those of the map at the origin, moved, and they lie in the world from_bounds gives."""
+
+    def walls(at: tuple[float, float]) -> list[np.ndarray]:
+        tile_map = arcade.load_tilemap(
+            ":resources:tiled_maps/map.json", scaling=0.5, offset=arcade.Vec2(*at)
+        )
+        outlines = [outline(shape) for shape in obstacle_shapes(tile_map.sprite_lists["Platforms"])]
+        left, right, bottom, top = FlockConfig.from_bounds(tile_map).bounds
+        for points in outlines:
+            assert np.all((points >= (left, bottom)) & (points <= (right, top)))
+        return sorted((points - at for points in outlines), key=lambda o: tuple(o.min(axis=0)))
+
+    at_zero, elsewhere = walls(AT_ZERO), walls(SHIFT)
+    assert len(at_zero) == len(elsewhere) > 5
+    for here, there in zip(at_zero, elsewhere, strict=True):
+        assert np.allclose(here, there)
