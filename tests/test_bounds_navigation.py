@@ -22,6 +22,7 @@ import shoal
 from shoal import (
     BOID_EATEN,
     FOOD_BITTEN,
+    Attractor,
     Flock,
     FlockConfig,
     Food,
@@ -157,6 +158,17 @@ def prey_behind_a_wall(origin: tuple[float, float], boundary: str) -> tuple[np.n
     return early, float(len(caught))
 
 
+def attractor_behind_a_wall(origin: tuple[float, float], boundary: str) -> tuple[np.ndarray, float]:
+    """How far a fish drawn by an Attractor behind the wall ends from it after 12 s."""
+    flock = world(origin, [Species("fish", leader_weight=0.0)], boundary)
+    wall(flock, origin, *WALL)
+    flock.create_entity(Position(*moved((500, 300), origin)), Attractor(radius=400, dead_radius=30))
+    flock.spawn("fish", moved([(300, 300)], origin), [(0.0, 20.0)])
+    early, positions = play(flock, 12.0, origin)
+    shoal.uninstall(flock)
+    return early, float(np.hypot(*(positions[0] - (500, 300))))
+
+
 # What each scene reaches at the origin (its goal is found round the wall: see
 # tests/test_navigation.py for the same scenes without navigation, which fall short).
 SCENES: dict[str, tuple[Scene, Callable[[float], bool]]] = {
@@ -164,6 +176,7 @@ SCENES: dict[str, tuple[Scene, Callable[[float], bool]]] = {
     "food": (food_behind_a_wall, lambda bites: bites == 3),
     "predator": (predator_at_a_wall, lambda distance: distance > 150),
     "prey": (prey_behind_a_wall, lambda caught: caught == 1),
+    "attractor": (attractor_behind_a_wall, lambda distance: distance < 80),
 }
 
 
@@ -175,6 +188,7 @@ SCENES: dict[str, tuple[Scene, Callable[[float], bool]]] = {
         ("food", "bounce"),
         ("predator", "contain"),
         ("prey", "contain"),
+        ("attractor", "wrap"),
     ],
 )
 def test_a_moved_world_navigates_as_at_the_origin(name: str, boundary: str) -> None:
