@@ -126,6 +126,7 @@ class SeekingSystem(FlockProcessor):
     def _slots(nav: Navigator, kind: AgentArrays, wanted: BoolArray, limits: FloatArray
                ) -> IntArray:  # fmt: skip
         slots = np.full(len(kind), -1, np.int64)
+        wanted = wanted & (limits > 0.0)  # sensed from nowhere (a range of 0): no field
         if wanted.any():
             slots[wanted] = nav.seek_slots(kind.positions[wanted], limits[wanted])
         return slots
