@@ -24,6 +24,12 @@ def test_bounds_from_edges_a_rectangle_and_tile_maps() -> None:
     assert FlockConfig.from_bounds(arcade.LRBT(10, 300, 30, 250)).bounds == (10, 300, 30, 250)
     tile_map = arcade.load_tilemap(":resources:tiled_maps/map.json", scaling=0.5)
     assert FlockConfig.from_bounds(tile_map).bounds == (0, 50 * 64, 0, 7 * 64)
+    offset = arcade.Vec2(-1000, -700)
+    moved = arcade.load_tilemap(":resources:tiled_maps/map.json", scaling=0.5, offset=offset)
+    assert FlockConfig.from_bounds(moved).bounds == (-1000, 2200, -700, -252)
+    tiles = moved.sprite_lists["Platforms"]  # where its tiles are
+    assert min(t.left for t in tiles) == -1000 and max(t.right for t in tiles) == 2200
+    assert min(t.bottom for t in tiles) == -700 and max(t.top for t in tiles) == -252
     path = arcade.resources.resolve(":resources:tiled_maps/map.json")
     raw = pytiled_parser.parse_map(path)
     assert FlockConfig.from_bounds(raw).bounds == (0, 50 * 128, 0, 7 * 128)

@@ -195,6 +195,20 @@ def test_food_behind_a_wall_is_found_round_it(navigate: bool) -> None:
     assert (len(set(bites)) == 3) if navigate else not bites
 
 
+def test_food_sensed_from_nowhere_needs_no_field() -> None:
+    """A species whose food range is 0 never smells food: the seeking stage asks the
+    navigator for no field (it once asked for one with a limit of 0, which it refuses)."""
+    flock = install(FlockConfig(800, 600, seed=2), [Species("fish", food_range=0.0)])
+    with flock.in_world():
+        esper.create_entity(Obstacle(CUP))
+        esper.create_entity(Position(480, 300), Food(bites=10, radius=6))
+    flock.spawn("fish", [(300.0, 300.0)], [(0, 30)])
+    for _ in range(5):
+        flock.step()
+    assert navigator(flock).builds == 0
+    assert np.isfinite(flock.positions).all()
+
+
 @pytest.mark.parametrize("navigate", [True, False])
 def test_attractor_behind_a_wall_draws_round_it(flock: Flock, navigate: bool) -> None:
     with flock.in_world():

@@ -138,8 +138,8 @@ class FlockConfig:
 
         `bounds` is (left, right, bottom, top) in px; or anything with `left`, `right`,
         `bottom` and `top` (an arcade `Rect`, e.g. ``arcade.LRBT(...)``); or a tile map: an
-        `arcade.TileMap` (its size in tiles × tile size × scaling, from (0, 0)) or a
-        pytiled_parser `TiledMap` (unscaled).
+        `arcade.TileMap` (its size in tiles × tile size × scaling, from its offset) or a
+        pytiled_parser `TiledMap` (unscaled, from (0, 0)).
 
         Raises:
             ValueError: `bounds` is none of those, right <= left or top <= bottom, or a
@@ -166,10 +166,13 @@ def bounds_of(owner: str, bounds: object) -> tuple[float, float, float, float]:
     elif all(hasattr(bounds, side) for side in ("left", "right", "bottom", "top")):
         values = (found.left, found.right, found.bottom, found.top)
     elif all(hasattr(bounds, name) for name in ("tile_width", "tile_height", "scaling")):
-        # arcade.TileMap: its width and height count tiles; its tiles are scaled.
+        # arcade.TileMap: its width and height count tiles; its tiles are scaled, and placed
+        # from its offset (load_tilemap(..., offset=...): a level that starts elsewhere).
         scale = found.scaling
-        values = (0, found.width * found.tile_width * scale, 0,
-                  found.height * found.tile_height * scale)  # fmt: skip
+        offset = getattr(found, "offset", (0.0, 0.0))
+        x, y = offset if isinstance(offset, tuple) and len(offset) == 2 else (math.nan, math.nan)
+        values = (x, x + found.width * found.tile_width * scale, y,
+                  y + found.height * found.tile_height * scale)  # fmt: skip
     elif hasattr(bounds, "map_size") and hasattr(bounds, "tile_size"):  # pytiled_parser
         size, tile = found.map_size, found.tile_size
         values = (0, size.width * tile.width, 0, size.height * tile.height)

@@ -5,7 +5,10 @@ world's origin, and shifts them back.
 The other kernels need no shift: they work on differences between positions (neighbours,
 steering, seeking, catches) or on positions' own extent (the grid), which do not depend on
 where the world starts; the collision kernel, which also reads obstacles where they are,
-takes the origin itself.
+takes the origin itself. The navigation's raster starts at the world's corner too
+(`shoal.systems.obstacles.nav_grid.NavGrid`): its rasterizer takes the origin, and the
+field kernels read points shifted by it (`NavGrid.local`; the seeking kernel's field reads
+subtract it).
 """
 
 from collections.abc import Iterator

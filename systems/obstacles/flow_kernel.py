@@ -3,7 +3,10 @@
 The world [0, width] × [0, height] is cut into nx × ny cells of cell_w × cell_h; cell
 (ix, iy) has its centre at ((ix + 0.5)·cell_w, (iy + 0.5)·cell_h), and every per-cell array
 is shaped (ny, nx). A cell is *blocked* when its centre lies within the clearance of an
-obstacle (`rasterize`). A field towards a target is:
+obstacle (`rasterize`). These kernels measure from the world's lower-left corner: a world
+that starts elsewhere (`FlockConfig.left`, `bottom`) is read with points shifted by its
+origin (`shoal.systems.obstacles.nav_grid.NavGrid.local`); only `rasterize`, which reads
+the obstacles where they are, takes the origin itself. A field towards a target is:
 
 - its distance: the length of the shortest way from each cell to the target through free
   cells, by the fast marching method (Sethian 1996: the Eikonal equation |∇D| = 1 solved
@@ -62,23 +65,27 @@ def rasterize(
     seg: FloatArray,
     cell_w: float,
     cell_h: float,
+    left: float,
+    bottom: float,
     clearance: float,
     blocked: ByteArray,
 ) -> None:
     """Set blocked[iy, ix] = 1 for every cell whose centre lies in an obstacle or within
-    `clearance` of one (each obstacle visits only the cells of its grown box)."""
+    `clearance` of one (each obstacle visits only the cells of its grown box); the cells
+    start at the world's corner (left, bottom), the obstacles are where they are."""
     ny, nx = blocked.shape
     for o in range(shape_f.shape[0]):
-        ix0 = max(math.ceil((shape_f[o, F_X0] - clearance) / cell_w - 0.5), 0)
-        ix1 = min(math.floor((shape_f[o, F_X1] + clearance) / cell_w - 0.5), nx - 1)
-        iy0 = max(math.ceil((shape_f[o, F_Y0] - clearance) / cell_h - 0.5), 0)
-        iy1 = min(math.floor((shape_f[o, F_Y1] + clearance) / cell_h - 0.5), ny - 1)
+        ix0 = max(math.ceil((shape_f[o, F_X0] - left - clearance) / cell_w - 0.5), 0)
+        ix1 = min(math.floor((shape_f[o, F_X1] - left + clearance) / cell_w - 0.5), nx - 1)
+        iy0 = max(math.ceil((shape_f[o, F_Y0] - bottom - clearance) / cell_h - 0.5), 0)
+        iy1 = min(math.floor((shape_f[o, F_Y1] - bottom + clearance) / cell_h - 0.5), ny - 1)
         for iy in range(iy0, iy1 + 1):
-            py = (iy + 0.5) * cell_h
+            py = bottom + (iy + 0.5) * cell_h
             for ix in range(ix0, ix1 + 1):
                 if blocked[iy, ix]:
                     continue
-                sd = surface_one(shape_f, shape_i, seg, o, (ix + 0.5) * cell_w, py)[0]
+                px = left + (ix + 0.5) * cell_w
+                sd = surface_one(shape_f, shape_i, seg, o, px, py)[0]
                 if sd <= 0.0 or sd < clearance:
                     blocked[iy, ix] = 1
 

@@ -51,6 +51,8 @@ class NavGrid:
     Attributes:
         field: the obstacles it was made from.
         width, height: the world's size; the cells tile it exactly.
+        left, bottom: the world's lower-left corner, where the cells start (the field
+            kernels read points measured from it: `local`).
         wrap: whether the world is a torus (the cells wrap round).
         nx, ny: cells across and up.
         cell_w, cell_h: a cell's size (px).
@@ -67,6 +69,8 @@ class NavGrid:
     field: ObstacleField
     width: float
     height: float
+    left: float
+    bottom: float
     wrap: bool
     nx: int
     ny: int
@@ -77,8 +81,22 @@ class NavGrid:
     links: IntArray
     cost: FloatArray
 
+    @property
+    def origin(self) -> tuple[float, float]:
+        """(left, bottom): where the cells start."""
+        return self.left, self.bottom
+
+    def local(self, points: FloatArray) -> FloatArray:
+        """(n, 2) points measured from the grid's origin, as the field kernels read them
+        (the same array when the world starts at (0, 0))."""
+        if self.left == 0.0 and self.bottom == 0.0:
+            return points
+        shifted: FloatArray = points - np.array([self.left, self.bottom])
+        return shifted
+
     def cell_of(self, x: float, y: float) -> tuple[int, int]:
         """The (ix, iy) of the cell holding (x, y) (wrapped, or clamped to the grid)."""
+        x, y = x - self.left, y - self.bottom
         ix, iy = math.floor(x / self.cell_w), math.floor(y / self.cell_h)
         if self.wrap:
             return ix % self.nx, iy % self.ny
@@ -86,6 +104,7 @@ class NavGrid:
 
     def cells_of(self, points: FloatArray) -> IntArray:
         """Flat cell index (iy * nx + ix) of each point, as `cell_of`."""
+        points = self.local(points)
         ix = np.floor(points[:, 0] / self.cell_w).astype(np.int64)
         iy = np.floor(points[:, 1] / self.cell_h).astype(np.int64)
         if self.wrap:
@@ -102,9 +121,12 @@ def build_nav_grid(
     wrap: bool,
     cell: float = NAV_CELL,
     clearance: float = NAV_CLEARANCE,
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> NavGrid:
-    """Rasterize `field` over a width × height world (cells about `cell` px, at most
-    MAX_NAV_CELLS; the clearance grows to close thin walls if the cells must grow)."""
+    """Rasterize `field` over a width × height world whose lower-left corner is `origin`
+    (cells about `cell` px, at most MAX_NAV_CELLS; the clearance grows to close thin walls
+    if the cells must grow)."""
+    left, bottom = float(origin[0]), float(origin[1])
     cell = max(cell, math.sqrt(width * height / MAX_NAV_CELLS))
     nx, ny = max(1, round(width / cell)), max(1, round(height / cell))
     cell_w, cell_h = width / nx, height / ny
@@ -112,12 +134,13 @@ def build_nav_grid(
     blocked = np.zeros((ny, nx), np.uint8)
     if len(field):
         shape_f, shape_i, seg = field.geometry[:3]
-        rasterize(shape_f, shape_i, seg, cell_w, cell_h, clearance, blocked)
+        rasterize(shape_f, shape_i, seg, cell_w, cell_h, left, bottom, clearance, blocked)
     links = _links(nx, ny, wrap)
     cost = _near_cost(blocked, links, cell_w, cell_h)
     return NavGrid(
-        field, width, height, wrap, nx, ny, cell_w, cell_h, clearance, blocked, links, cost
-    )
+        field, width, height, left, bottom, wrap, nx, ny, cell_w, cell_h, clearance, blocked,
+        links, cost,
+    )  # fmt: skip
 
 
 def _near_cost(blocked: ByteArray, links: IntArray, cell_w: float, cell_h: float) -> FloatArray:
@@ -163,7 +186,9 @@ def seed_values(grid: NavGrid, x: float, y: float) -> FloatArray | None:
         ix, iy = ix[keep], iy[keep]
     keep = grid.blocked[iy, ix] == 0
     ix, iy = ix[keep], iy[keep]
-    centres = np.column_stack(((ix + 0.5) * grid.cell_w, (iy + 0.5) * grid.cell_h))
+    centres = np.column_stack(
+        (grid.left + (ix + 0.5) * grid.cell_w, grid.bottom + (iy + 0.5) * grid.cell_h)
+    )
     offsets = centres - (x, y)
     if grid.wrap:  # the short way round
         offsets -= np.rint(offsets / (grid.width, grid.height)) * (grid.width, grid.height)
@@ -192,7 +217,8 @@ def build_seek(
     plane[..., C_DIST] = values
     sx, sy = grid.cell_of(x, y)
     visibility(values, sx, sy, grid.wrap, plane[..., C_VIS])
-    descent(values, grid.cell_w, grid.cell_h, grid.wrap, x, y, plane[..., C_DX : C_DX + 2])
+    tx, ty = x - grid.left, y - grid.bottom  # the target as the kernel measures it
+    descent(values, grid.cell_w, grid.cell_h, grid.wrap, tx, ty, plane[..., C_DX : C_DX + 2])
     return complete
 
 

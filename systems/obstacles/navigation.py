@@ -128,10 +128,12 @@ class Navigator:
         grid, config = self._grid, flock.config
         if grid is None or grid.field is not obstacles or grid.width != config.width or (
             grid.height != config.height or grid.wrap != config.wraps
+            or grid.origin != config.origin
         ):  # fmt: skip
             grid = build_nav_grid(
-                obstacles, config.width, config.height, config.wraps, self.cell, self.clearance
-            )
+                obstacles, config.width, config.height, config.wraps, self.cell, self.clearance,
+                config.origin,
+            )  # fmt: skip
             self._grid = grid
             self._entries.clear()
             self._free.clear()
@@ -235,7 +237,7 @@ class Navigator:
         if n:
             run_chunks(
                 sample_points, n, self.pool, slots, grid.cell_w, grid.cell_h, grid.wrap,
-                points, way, directions, distances,
+                grid.local(points), way, directions, distances,
             )  # fmt: skip
         return way, directions, distances
 
@@ -307,8 +309,9 @@ class Navigator:
             return tx, ty, float(way.distances[0])
         grid = self.grid
         slot = self.seek_slot(tx, ty, until=grid.cells_of(np.array([(px, py)])))
-        x, y, _ = trace(self.pool, slot, grid.cell_w, grid.cell_h, grid.wrap, px, py, ahead)
-        return x, y, float(way.distances[0])
+        lx, ly = px - grid.left, py - grid.bottom  # the kernel's frame starts at the corner
+        x, y, _ = trace(self.pool, slot, grid.cell_w, grid.cell_h, grid.wrap, lx, ly, ahead)
+        return x + grid.left, y + grid.bottom, float(way.distances[0])
 
     # --- internals ----------------------------------------------------------------------
     def _now(self) -> int:

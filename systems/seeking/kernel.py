@@ -35,8 +35,9 @@ World = tuple[bool, float, float]
 Agents = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray]
 """positions, velocities, radius, inner radius, weight, concerns, field slot (see
 `seek_agents`)."""
-Nav = tuple[PoolArray, float, float]
-"""The field pool and the cell size: `shoal.systems.obstacles.navigation.Navigator.pool`."""
+Nav = tuple[PoolArray, float, float, float, float]
+"""The field pool (`shoal.systems.obstacles.navigation.Navigator.pool`), the cell size and
+the world's lower-left corner, where the cells start."""
 
 NAV_PRIORITY = 2.0
 """A follower out of sight of its leader, on the way round an obstacle, steers along the way
@@ -87,11 +88,12 @@ def seek_agents(
         attractors
     )
     predator_pos, predator_vel, _, _, _, scares, _ = predators
-    pool, cell_w, cell_h = nav
+    pool, cell_w, cell_h, left, bottom = nav
     for k in range(first, last):
         i = order[k]
         s = species[i]
         x, y = positions[i, 0], positions[i, 1]
+        lx, ly = x - left, y - bottom  # where the fields read it: from the world's corner
         vx, vy = velocities[i, 0], velocities[i, 1]
         max_speed = params[s, P_MAX_SPEED]
         max_force = params[s, P_MAX_FORCE]
@@ -102,7 +104,7 @@ def seek_agents(
         if weight > 0.0 and k >= 0:
             dx = wrap_offset(leader_pos[k, 0] - x, width, inv_w)
             dy = wrap_offset(leader_pos[k, 1] - y, height, inv_h)
-            way, dx, dy = _navigate(pool, leader_slot[k], cell_w, cell_h, wrap, x, y, dx, dy)
+            way, dx, dy = _navigate(pool, leader_slot[k], cell_w, cell_h, wrap, lx, ly, dx, dy)
             lvx, lvy = leader_vel[k, 0], leader_vel[k, 1]
             if way == WAY_AROUND and (lvx != 0.0 or lvy != 0.0):  # out of sight: catch up
                 fx, fy = seek(dx, dy, vx, vy, max_speed, max_force)
@@ -117,7 +119,7 @@ def seek_agents(
         if weight > 0.0 and k >= 0:
             dx = wrap_offset(food_pos[k, 0] - x, width, inv_w)
             dy = wrap_offset(food_pos[k, 1] - y, height, inv_h)
-            way, dx, dy = _navigate(pool, food_slot[k], cell_w, cell_h, wrap, x, y, dx, dy)
+            way, dx, dy = _navigate(pool, food_slot[k], cell_w, cell_h, wrap, lx, ly, dx, dy)
             if way != WAY_UNKNOWN:  # unknown: too far round to sense
                 fx, fy = _arrive_at_edge(dx, dy, food_radius[k], vx, vy, max_speed, max_force)
                 ax += weight * fx
@@ -130,7 +132,7 @@ def seek_agents(
             dy = wrap_offset(attractor_pos[k, 1] - y, height, inv_h)
             if dx * dx + dy * dy > attractor_radius[k] * attractor_radius[k]:
                 continue
-            way, dx, dy = _navigate(pool, attractor_slot[k], cell_w, cell_h, wrap, x, y, dx, dy)
+            way, dx, dy = _navigate(pool, attractor_slot[k], cell_w, cell_h, wrap, lx, ly, dx, dy)
             if way == WAY_UNKNOWN:
                 continue
             fx, fy = _arrive_at_edge(dx, dy, attractor_dead[k], vx, vy, max_speed, max_force)

@@ -66,7 +66,8 @@ class SeekingSystem(FlockProcessor):
         nav = navigator(flock)
         slots = self._field_slots(nav)  # before reading the pool: building may grow it
         pool = nav.pool if nav.active else np.zeros((0, 1, 1, 4), np.float32)
-        cell = (nav.grid.cell_w, nav.grid.cell_h) if nav.active else (1.0, 1.0)
+        grid = nav.grid
+        cell = (grid.cell_w, grid.cell_h, *grid.origin) if nav.active else (1.0, 1.0, 0.0, 0.0)
         agents = [
             _agents(kind, slots)
             for kind, slots in zip(
@@ -125,6 +126,7 @@ class SeekingSystem(FlockProcessor):
     def _slots(nav: Navigator, kind: AgentArrays, wanted: BoolArray, limits: FloatArray
                ) -> IntArray:  # fmt: skip
         slots = np.full(len(kind), -1, np.int64)
+        wanted = wanted & (limits > 0.0)  # sensed from nowhere (a range of 0): no field
         if wanted.any():
             slots[wanted] = nav.seek_slots(kind.positions[wanted], limits[wanted])
         return slots
