@@ -180,7 +180,7 @@ def run(
     result["machine"] = f"{platform.machine()} {os.cpu_count()} cpu, {platform.processor()}"
     result["python"] = platform.python_version()
     result["numba"] = numba.__version__
-    uninstall(flock)  # deletes the flock's own world too
+    uninstall(flock)  # and the world install made
     return result
 
 
@@ -216,7 +216,7 @@ def compare_navigation(boids: int, steps: int, seed: int) -> dict[str, Any]:
     for on, label in ((True, "nav"), (False, "no_nav")):
         result[f"{label}_neighbours_mean"] = round(float(flocks[on].neighbours.counts.mean()), 1)
     for flock in flocks.values():
-        uninstall(flock)
+        uninstall(flock)  # and the world install made
     result |= same_state_cost(boids, steps, seed)
     return result
 
@@ -259,7 +259,7 @@ def same_state_cost(boids: int, steps: int, seed: int) -> dict[str, Any]:
     stages = len(names)
     totals = {on: [sum(x[k : k + stages]) for k in range(0, len(x), stages)]
               for on, x in samples.items()}  # fmt: skip
-    uninstall(flock)
+    uninstall(flock)  # and the world install made
     with_nav, without = statistics.median(totals[True]), statistics.median(totals[False])
     return {
         "same_state_seeking_obstacles_nav_ms": round(with_nav, 3),

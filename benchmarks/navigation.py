@@ -30,13 +30,12 @@ from typing import Any
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import esper
 import numpy as np
 from nav_scenes import TOURS, maze_walls, run_maze, run_tour
 from scene import add_benchmark_obstacles
 
 from shoal.components import Species
-from shoal.systems import FlockConfig, install, navigator
+from shoal.systems import FlockConfig, install, navigator, uninstall
 
 PARTS = ("tours", "maze", "fields", "headings")
 
@@ -105,7 +104,7 @@ def fields(builds: int = 40) -> list[dict[str, Any]]:
         flee.append((time.perf_counter() - start) * 1e3)
         assert nav.builds == before + 2, "a field was not built"
         nav.forget()
-    esper.delete_world(flock.world)
+    uninstall(flock)  # and the world install made
     return [{
         "part": "fields", "tank": "1920x1080", "obstacles": 200, "cells": grid.nx * grid.ny,
         "cell_px": round(grid.cell_w, 2), "builds": builds,

@@ -47,8 +47,7 @@ def run(boids: int, obstacles: int, steps: int, seed: int) -> dict[str, float]:
     result["obstacle_stages_ms"] = round(statistics.median(both), 3)
     result["total_ms"] = round(statistics.median(map(sum, zip(*times.values(), strict=True))), 3)
     result["inside_after"] = int(inside_obstacle(obstacle_field(flock), flock.positions).sum())
-    uninstall(flock)
-    esper.delete_world(flock.world)
+    uninstall(flock)  # and the world install made
     return result
 
 
