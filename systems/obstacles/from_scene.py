@@ -55,7 +55,7 @@ def obstacle_shapes(items: Iterable[object], merge: bool = True) -> list[Shape]:
 def add_obstacles(flock: "Flock", items: Iterable[object], merge: bool = True) -> list[int]:
     """Add the items (a wall SpriteList, a Tiled layer, shapes) as obstacles of the flock's
     world; returns the new entities (delete them, or call `remove_obstacles`, to take the
-    obstacles away: e.g. when the walls move).
+    obstacles away: e.g. when the walls move; `uninstall` removes them with the flock).
 
     Args:
         flock: the flock whose boids avoid them.
@@ -66,8 +66,8 @@ def add_obstacles(flock: "Flock", items: Iterable[object], merge: bool = True) -
 
     check.instance("add_obstacles", "flock", flock, Flock)
     shapes = _shapes("add_obstacles", items, merge)
-    with flock.in_world():
-        return [int(esper.create_entity(Obstacle(shape))) for shape in shapes]
+    # Made through the flock, so that `uninstall` takes them away with it.
+    return [flock.create_entity(Obstacle(shape)) for shape in shapes]
 
 
 def remove_obstacles(flock: "Flock", entities: Iterable[int]) -> None:
