@@ -232,6 +232,10 @@ def assert_speeds_within_limits(flock: Flock) -> None:
     table = flock.species
     low = np.array([table[n].min_speed for n in table.names])[flock.store.species]
     high = np.array([table[n].max_speed for n in table.names])[flock.store.species]
+    # A boid in a burst (a flash expansion from a scare; burst state not 0: running, or
+    # spent in this step) may reach max_speed × burst_factor, the others max_speed.
+    factor = np.array([table[n].burst_factor for n in table.names])[flock.store.species]
+    high = np.where(flock.store.burst != 0.0, high * factor, high)
     assert np.all(speed <= high * (1 + 1e-9)), f"too fast: {speed[speed > high][:3]}"
     assert np.all(speed >= low * (1 - 1e-9)), f"too slow: {speed[speed < low][:3]}"
 

@@ -49,7 +49,7 @@ def play(flock: shoal.Flock, player: arcade.Sprite, steps: int = 3) -> None:
     flock.scatter("fish", 40)
     flock.tie(player, Leader())
     flock.create_entity(Obstacle(Rect(300, 200, 40, 40)))
-    walls = arcade.SpriteList()
+    walls: arcade.SpriteList[arcade.SpriteSolidColor] = arcade.SpriteList()
     walls.append(arcade.SpriteSolidColor(20, 80, 450, 200, arcade.color.GRAY))
     shoal.add_obstacles(flock, walls)  # the host's wall sprites: gone with the flock too
     for _ in range(steps):

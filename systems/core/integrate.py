@@ -138,8 +138,10 @@ def advance(
     cx, cy = _cruise(vx, vy, params[s, P_CRUISE_SPEED], params[s, P_CRUISE_RATE], dt)
     nvx = vx + (ax + cx) * dt
     nvy = vy + (ay + cy) * dt
-    old_speed = math.sqrt(vx * vx + vy * vy)
-    new_speed = math.sqrt(nvx * nvx + nvy * nvy)
+    # hypot, not sqrt(x² + y²): the squares of a tiny velocity (1e-160 px/s, from a host) lose
+    # their precision, and a speed set from them missed min_speed by 2e-4.
+    old_speed = math.hypot(vx, vy)
+    new_speed = math.hypot(nvx, nvy)
     # --- noise: the new heading turned by a random angle, before the turn limit
     if noise != 0.0 and new_speed > 0.0:
         c, sn = math.cos(noise), math.sin(noise)
@@ -155,6 +157,7 @@ def advance(
             nvx = (vx * c - vy * sn) / old_speed * new_speed
             nvy = (vx * sn + vy * c) / old_speed * new_speed
     # --- speed: within [min, limit]; a stopped boid keeps its old heading (or +x)
+    new_speed = math.hypot(nvx, nvy)  # as noise and the turn left it (rounding included)
     top = speed_limit(s, params, old_speed, burst, dt)
     if new_speed > top:
         nvx *= top / new_speed
