@@ -11,6 +11,7 @@ from shoal.components.obstacle import Circle, Obstacle, Polygon, Rect, Shape
 from shoal.components.parameters import LARGEST, MAX_COORDINATE
 from shoal.components.species import (
     BOUNDARY_MODES,
+    COHESION_PULLS,
     FALLOFFS,
     NEIGHBOUR_LIMIT,
     SEPARATION_COMBINES,
@@ -22,6 +23,7 @@ from shoal.components.species import (
 
 __all__ = [
     "BOUNDARY_MODES",
+    "COHESION_PULLS",
     "FALLOFFS",
     "LARGEST",
     "MAX_COORDINATE",

@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components.species import (
+    COHESION_PULLS,
     FALLOFFS,
     SEPARATION_COMBINES,
     SPECIES_PARAMETERS,
@@ -28,6 +29,7 @@ P_COS_HALF_FOV = COLUMNS["fov_degrees"]  # -2.0 means "sees all around"
 P_W_SEPARATION = COLUMNS["separation_weight"]
 P_W_ALIGNMENT = COLUMNS["alignment_weight"]
 P_W_COHESION = COLUMNS["cohesion_weight"]
+P_COHESION_PULL = COLUMNS["cohesion_pull"]  # index into COHESION_PULLS
 P_MIN_SPEED = COLUMNS["min_speed"]
 P_MAX_SPEED = COLUMNS["max_speed"]
 P_CRUISE_SPEED = COLUMNS["cruise_speed"]  # 0: none
@@ -71,7 +73,9 @@ STYLE_ZONES = STEERING_STYLES.index("zones")
 FALLOFF_INVERSE = FALLOFFS.index("inverse")
 FALLOFF_SQUARE = FALLOFFS.index("inverse_square")
 FALLOFF_LINEAR = FALLOFFS.index("linear")
+FALLOFF_SOFT = FALLOFFS.index("soft")
 COMBINE_MEAN = SEPARATION_COMBINES.index("mean")
+PULL_STEADY = COHESION_PULLS.index("steady")
 WALLS_PUSH = WALL_STYLES.index("push")
 WALLS_TURN = WALL_STYLES.index("turn")
 WALLS_NEIGHBOURS = WALL_STYLES.index("neighbours")

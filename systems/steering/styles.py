@@ -10,9 +10,11 @@ import numba
 from shoal.systems.core.maths import seek, turn_towards
 from shoal.systems.core.species_table import (
     FALLOFF_LINEAR,
+    FALLOFF_SOFT,
     FALLOFF_SQUARE,
     P_ALIGN_TURN,
     P_COHERE_TURN,
+    P_COHESION_PULL,
     P_MAX_FORCE,
     P_MAX_SPEED,
     P_MAX_TURN,
@@ -20,6 +22,7 @@ from shoal.systems.core.species_table import (
     P_W_ALIGNMENT,
     P_W_COHESION,
     P_W_SEPARATION,
+    PULL_STEADY,
 )
 from shoal.systems.core.store import FloatArray
 
@@ -37,6 +40,8 @@ def push(dx: float, dy: float, d: float, radius: float, falloff: int) -> tuple[f
     if falloff == FALLOFF_LINEAR:
         return -dx / radius, -dy / radius
     ratio = radius / d
+    if falloff == FALLOFF_SOFT:
+        ratio -= 1.0
     factor = min(ratio * ratio if falloff == FALLOFF_SQUARE else ratio, MAX_SEPARATION_FACTOR)
     return -dx / d * factor, -dy / d * factor
 
@@ -67,7 +72,8 @@ def accumulate(
     sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
 ) -> FlockTerms:  # fmt: skip
     """The raw rule vectors, weighted: separation in 1/s (times max speed), alignment (match
-    the mean velocity) in 1/s, cohesion (to the centre) in 1/s²."""
+    the mean velocity) in 1/s, cohesion (to the centre) in 1/s² (a spring) or, with a
+    ``steady`` pull, in 1/s (times max speed, along the direction to the centre)."""
     w_sep = params[s, P_W_SEPARATION] * params[s, P_MAX_SPEED]
     alx = aly = cx = cy = 0.0
     if aligned:
@@ -75,7 +81,15 @@ def accumulate(
         alx, aly = w_ali * (sum_vx / aligned - vx), w_ali * (sum_vy / aligned - vy)
     if cohered:
         w_coh = params[s, P_W_COHESION]
-        cx, cy = w_coh * sum_dx / cohered, w_coh * sum_dy / cohered
+        if int(params[s, P_COHESION_PULL]) == PULL_STEADY:
+            reach = math.sqrt(sum_dx * sum_dx + sum_dy * sum_dy)
+            if reach > 0.0:
+                w_coh *= params[s, P_MAX_SPEED] / reach
+            else:
+                w_coh = 0.0
+            cx, cy = w_coh * sum_dx, w_coh * sum_dy
+        else:
+            cx, cy = w_coh * sum_dx / cohered, w_coh * sum_dy / cohered
     return w_sep * sep_x, w_sep * sep_y, alx, aly, cx, cy, params[s, P_MAX_FORCE]
 
 
