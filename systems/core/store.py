@@ -23,6 +23,7 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type[np.generic], float]] = {
     "burst": ((), np.float64, 0.0),  # > 0: seconds of burst left; < 0: spent until calm
     "cooldown": ((), np.float64, 0.0),  # seconds until it may eat or catch again
     "wander": ((), np.float64, 0.0),  # angle of its wander target off its heading (rad)
+    "wander_drift": ((), np.float64, 0.0),  # how fast that angle drifts (rad/s)
 }
 
 
@@ -115,6 +116,11 @@ class FlockStore:
     def wander(self) -> FloatArray:
         """Live (n,) wander angle of each boid (radians off its heading)."""
         return self._floats("wander")
+
+    @property
+    def wander_drift(self) -> FloatArray:
+        """Live (n,) rate at which each boid's wander angle drifts (rad/s)."""
+        return self._floats("wander_drift")
 
     def row(self, entity: int) -> int:
         """The row of `entity`; KeyError if it is not in the store."""
