@@ -14,6 +14,7 @@ import numba
 
 from shoal.systems.core.maths import MAX_PREDICTION, arrive, seek, wrap_offset
 from shoal.systems.core.species_table import (
+    P_BURST_FACTOR,
     P_FEAR_RADIUS,
     P_FLEE_WEIGHT,
     P_FOLLOW_DISTANCE,
@@ -65,6 +66,7 @@ def seek_agents(
     predators: Agents,
     nav: Nav,
     wander: FloatArray,
+    burst: FloatArray,
     accelerations: FloatArray,
     alarm: FloatArray,
     goals: FloatArray,
@@ -77,7 +79,8 @@ def seek_agents(
     Each kind of agent is (positions, velocities, radius, inner radius, weight, concerns,
     field slot): `concerns[k, s]` is True when agent k concerns species s, and the slot is
     agent k's field in `nav`'s pool (-1: none), along which a boid whose straight line to
-    the agent is blocked steers instead.
+    the agent is blocked steers instead. `burst` (the store's) lets a boid in a burst flee
+    at its burst speed.
     """
     wrap, width, height = world
     inv_w = 1.0 / width if wrap else 0.0
@@ -145,7 +148,9 @@ def seek_agents(
             max_speed, width, height, inv_w, inv_h,
         )  # fmt: skip
         if scared:
-            fx, fy = seek(fx, fy, vx, vy, max_speed, max_force)
+            # In a burst (a flash expansion) it flees faster, with the strength to get there.
+            boost = params[s, P_BURST_FACTOR] if burst[i] > 0.0 else 1.0
+            fx, fy = seek(fx, fy, vx, vy, max_speed * boost, max_force * boost)
             fx *= params[s, P_FLEE_WEIGHT]
             fy *= params[s, P_FLEE_WEIGHT]
             ax += fx
