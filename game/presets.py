@@ -7,37 +7,29 @@ Each preset is a set of `Species` field values, no code: apply one to a species 
 live gives the same species whichever preset came before; the game's own fields (leader, food,
 fear, obstacles) are left alone.
 
-- ``school``: one aligned group that travels. Strong alignment over a wide view, with room
-  between fish.
+- ``school``: one aligned group that travels. Strong alignment over a wide view, soft
+  separation, and a smooth wander that gives each fish a heading of its own for a while.
 - ``mill``: one ring of fish circling an empty core, all the same way round. Constant speed,
-  cohesion that grows with the distance to the centre of the fish in view (a spring: the
-  ring's radius is speed / √cohesion_weight = 100 px), alignment only with the fish within
-  30 px, and a blind angle behind: Couzin's "torus" regime, in simulated seconds (the same
-  mill at 30, 60 or 120 steps a second; benchmarks/mill.py).
-- ``baitball``: a tight, slow, dense ball. Cohesion over a long range, separation only at
-  close range, little alignment.
+  a steady pull to the centre of the fish in view (the ring's radius is speed /
+  cohesion_weight = 100 px), alignment only with the fish within 50 px, a blind angle behind
+  and a little heading noise: Couzin's "torus" regime, in simulated seconds (the same mill at
+  30, 60 or 120 steps a second).
+- ``baitball``: a slow ball with no direction of travel, each fish a body length or more from
+  the next. Cohesion over a long range, separation that adds up over the close neighbours.
 - ``scatter``: loose individuals. No alignment or cohesion, spacing out to the edge of
   perception, and wandering.
 
-Measured: 150 fish scattered in a disc of radius 150 in the middle of a 1280 × 720 tank
-(``FlockConfig`` defaults: ``contain``, margin 60, dt 1/60), no leader, after 30 s; mean over
-seeds 0-7, the range in brackets. ``groups`` links fish within the preset's own perception
-radius; ``groups 50`` within 50 px (the default perception), one yardstick for all four:
+Every preset turns the flash expansion on (`BURST`).
 
-| preset   | polarization     | milling          | mean_nn_distance | groups     | groups 50     |
-|----------|------------------|------------------|------------------|------------|---------------|
-| school   | 0.99 (0.95-1.00) | 0.03 (0.00-0.10) | 20.5 (17.9-20.9) | 1          | 1             |
-| mill     | 0.20 (0.03-0.48) | 0.94 (0.82-0.98) | 10.2 (9.9-10.8)  | 1          | 1             |
-| baitball | 0.18 (0.08-0.24) | 0.07 (0.00-0.14) | 7.0 (6.7-7.4)    | 1          | 1             |
-| scatter  | 0.06 (0.01-0.16) | 0.03 (0.01-0.05) | 51.0 (49.5-53.3) | 69 (63-73) | 109 (104-118) |
-
-The mill forms from a disc spawn in 20-40 s (at 30 s some seeds still travel a little:
-polarization up to 0.48) and then holds: over the following minute milling stays at 0.90 or
-more and polarization at 0.30 or less in 11 of 12 runs (seeds 0-3 at 1/30, 1/60 and 1/120
-s; the twelfth peaks just over 0.30), measured by benchmarks/mill.py.
-Obstacles, food and currents (the game's levels) disturb the patterns, the mill most: without
-sharks or a leader it holds in the reef (3 seeds of 4), not among the kelp or in the caves
-(too little open room) nor in open water (the current and the food pull the ring apart).
+Measured (150 fish from a disc in the middle of a 1280 × 720 tank, no leader; the scripts in
+benchmarks/, the figures in docs/behaviours.md, "Presets"): the mill forms in 13-36 s and then
+holds milling ≥ 0.6 and polarization ≤ 0.3 for a minute in 12 of 12 open-water runs (seeds
+0-3 at 1/30, 1/60 and 1/120 s; benchmarks/mill.py), and in the levels with room for it (the
+reef 4 of 4, the open-water level 3 of 4: its current drags the ring; the kelp forest and the
+caves have no open disc wide enough). A calm school reverses its turns about once a second
+and has a polarization of 0.88-0.99 (benchmarks/natural.py); the baitball's sprites overlap
+in 0-5 % of nearest pairs. With 2,000 fish in the game's tank the spacing holds better than
+before but the tank is too small for a ring of them: see docs/behaviours.md.
 """
 
 import math
@@ -59,6 +51,7 @@ FLOCKING_FIELDS = (
     "separation_weight",
     "alignment_weight",
     "cohesion_weight",
+    "cohesion_pull",
     "min_speed",
     "max_speed",
     "max_force",
@@ -75,8 +68,17 @@ FLOCKING_FIELDS = (
     "cruise_speed",
     "cruise_rate",
     "heading_noise",
+    "burst_factor",
+    "burst_time",
 )
 """The Species fields that make a flocking pattern: every preset sets all of them."""
+
+BURST = {"burst_factor": 2.5, "burst_time": 0.8}
+"""Every preset's flash expansion: a fish that takes fright may swim at up to 2.5 × its max
+speed (275 px/s, 11 body lengths a second, for a 110 px/s fish) for at most 0.8 s, then
+glides back down to its max speed within about a second (`GLIDE` = 0.25 s time constant);
+once per scare (it bursts again only after it has calmed down). benchmarks/predator.py
+measures it."""
 
 _SPECIES_FIELDS = frozenset(f.name for f in fields(Species)) - {"name"}
 _DEFAULTS: Mapping[str, Value] = {f: getattr(Species("default"), f) for f in FLOCKING_FIELDS}
@@ -119,7 +121,8 @@ def _preset(name: str, description: str, **tuned: Value) -> Preset:
     extra = sorted(set(tuned) - set(FLOCKING_FIELDS))
     if extra:
         raise ValueError(f"Preset {name!r}: not flocking fields: {', '.join(extra)}")
-    return Preset(name, description, {f: tuned.get(f, _DEFAULTS[f]) for f in FLOCKING_FIELDS})
+    values: dict[str, Value] = {**_DEFAULTS, **BURST, **tuned}
+    return Preset(name, description, {f: values[f] for f in FLOCKING_FIELDS})
 
 
 PRESETS: dict[str, Preset] = {
@@ -130,57 +133,78 @@ PRESETS: dict[str, Preset] = {
             "one aligned school that travels together",
             # Alignment over a wide radius turns the whole school as one, even at the walls.
             # Separation adds up over every close neighbour ("accumulate"), so that a crowded
-            # school keeps its spacing: 2,000 fish on the reef stay 10.5 px apart after 12 s
-            # (8.0 with Reynolds' averaged separation, whose pushes cancel in a crowd); light
-            # against a strong alignment, so that every seed still travels as one school.
+            # school keeps its spacing; "soft" (zero at the separation radius): with a push
+            # that switched on at full strength as a neighbour crossed the radius, each fish
+            # reversed its turn 12-15 times a second. A smooth wander gives each fish a
+            # heading of its own for a second or two: without it the school swam as a
+            # lattice (polarization 0.99-1.00). A field of view of 330° (not 300°): a
+            # neighbour slipping in and out of the blind angle jolted the turn too. A cruise
+            # between the speed limits: without it 80 % of a calm school swam at a limit.
+            # Measured: see the module docstring (benchmarks/natural.py).
             steering="accumulate",
             perception_radius=120.0,
-            separation_radius=21.0,
-            fov_degrees=300.0,
+            separation_radius=36.0,
+            separation_falloff="soft",
+            fov_degrees=330.0,
             separation_weight=1.0,
             alignment_weight=5.0,
             cohesion_weight=0.4,
             max_force=400.0,
-            # A cruise between the speed limits: without it 80 % of a calm school swam at
-            # a limit; with it 19 % (benchmarks/natural.py).
             cruise_speed=75.0,
             cruise_rate=2.0,
+            wander_weight=2.5,
+            wander_rate=0.5,
         ),
         _preset(
             "mill",
             "a rotating mill: every fish circles the middle the same way",
-            # Every fish swims at one speed and is drawn to the centre of all the fish it sees
-            # as by a spring (cohesion grows with the distance): at speed v it can only circle
-            # that centre where the pull is the v² / r a circle needs, r = v / √cohesion_weight
-            # = 100 px. So the school is a ring with an empty core. Alignment with the few
-            # fish within 30 px turns the ring's fish the same way round; the blind angle
-            # behind keeps a fish from matching the ones it has passed. Measured (open water,
-            # 150 fish, benchmarks/mill.py): weaker alignment (0.5) leaves streams circling
-            # both ways for a minute or more (milling near 0 in 2 of 4 seeds), stronger (3.0)
-            # or a wider blind angle (220°) lets the ring break into one travelling school.
+            # Every fish swims at one speed (120 px/s) and is pulled to the centre of the fish
+            # it sees with the same strength at any distance (a steady pull of
+            # cohesion_weight × speed = 144 px/s²): at speed v it can only circle that centre
+            # where the pull is the v² / r a circle needs, r = v / cohesion_weight = 100 px.
+            # A school that swims off as one does not last: its leading fish, pulled back as
+            # hard as the rest, turn back (with a spring, the pull on them was weak in a small
+            # school and the school travelled on in 1 run of 9). Alignment with the fish
+            # within 50 px, weaker than the pull, turns the ring's fish the same way round;
+            # the blind angle behind keeps a fish from matching the ones it has passed; the
+            # heading noise breaks a school that swims straight. Separation by the inverse
+            # square keeps the fish about 17-20 px apart. 120 px/s rather than 100: the
+            # stronger pull that goes with it holds the ring against a level's current.
             steering="accumulate",
-            min_speed=100.0,
-            max_speed=100.0,
+            min_speed=120.0,
+            max_speed=120.0,
             max_force=math.inf,
             perception_radius=400.0,
-            alignment_radius=30.0,
-            separation_radius=16.0,
+            alignment_radius=50.0,
+            separation_radius=20.0,
+            separation_falloff="inverse_square",
             fov_degrees=300.0,
-            separation_weight=2.0,
-            alignment_weight=1.5,
-            cohesion_weight=1.0,
+            separation_weight=1.0,
+            alignment_weight=0.7,
+            cohesion_weight=1.2,
+            cohesion_pull="steady",
+            heading_noise=0.3,
         ),
         _preset(
             "baitball",
-            "a tight, dense ball of slow fish",
-            # Cohesion over a long range pulls every fish to one centre; separation only
-            # inside 12 px sets how dense the ball is; a little alignment keeps it calm.
+            "a tight ball of slow fish, each a body length from the next",
+            # Cohesion over a long range (a spring to the centre of the fish in view) pulls
+            # every fish to one centre; separation, added up over the close neighbours
+            # ("accumulate") and starting softly at 44 px, holds them a body length or more
+            # (30-35 px) apart: the fish of a ball head every way, and two 24 × 12 px bodies
+            # at random angles only clear each other from about 30 px. With Reynolds'
+            # averaged separation the pushes cancelled in the crowd and the ball packed to
+            # 5-7 px (every nearest pair of sprites overlapping). Alignment is faint: any
+            # more and the ball swims off as a school.
+            steering="accumulate",
             perception_radius=200.0,
-            separation_radius=12.0,
+            separation_radius=44.0,
+            separation_falloff="soft",
             fov_degrees=360.0,
             separation_weight=5.0,
-            alignment_weight=0.2,
-            cohesion_weight=2.5,
+            alignment_weight=0.1,
+            cohesion_weight=0.4,
+            max_force=300.0,
             min_speed=20.0,
             max_speed=70.0,
         ),
