@@ -30,7 +30,7 @@ from typing import Any
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
 import shoal
-from shoal import components, embed, systems
+from shoal import components, embed, recipes, systems
 from shoal.components import SPECIES_PARAMETERS, Species
 from shoal.systems import render
 from shoal.systems.core import events
@@ -344,6 +344,9 @@ def build() -> str:
     lines += ["## Events", "", first_paragraph(events.__doc__), "", *event_rows(), ""]
     lines += section("Rendering: shoal.systems.render", first_paragraph(render.__doc__),
                      list(render.__all__), render)  # fmt: skip
+    recipe_names = ["RECIPES", "Recipe", "Setup", *(n for n in recipes.RECIPES)]
+    lines += section("Recipes: shoal.recipes", first_paragraph(recipes.__doc__), recipe_names,
+                     recipes)  # fmt: skip
     lines += ["## Species parameters", "", first_paragraph(docstring(Species)), ""]
     lines += [*species_rows(), ""]
     # Docstrings quote code RST-style (``x``); Markdown wants single backticks.
