@@ -87,5 +87,6 @@ def _wrapped_offsets(
     period = np.asarray(size, dtype=np.float64)
     angle = pos / period * 2.0 * np.pi
     centre = np.arctan2(np.sin(angle).mean(axis=0), np.cos(angle).mean(axis=0))
-    offset = pos - centre / (2.0 * np.pi) * period
-    return offset - period * np.round(offset / period)
+    offset: npt.NDArray[np.float64] = pos - centre / (2.0 * np.pi) * period
+    offset -= period * np.round(offset / period)
+    return offset
