@@ -16,6 +16,7 @@ a boid between an obstacle and the tank wall ends up in the tank and outside the
 import math
 
 import numba
+import numpy as np
 
 from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.species_table import P_MAX_SPEED, P_MIN_SPEED
@@ -51,8 +52,8 @@ def _in_world(
     """The point put back into the world (from (left, bottom), width × height): wrapped
     round a torus, else clamped to the box."""
     if boundary == BOUNDARY_WRAP:
-        x -= left + width * math.floor((x - left) / width)
-        y -= bottom + height * math.floor((y - bottom) / height)
+        x -= left + width * np.floor((x - left) / width)
+        y -= bottom + height * np.floor((y - bottom) / height)
         return left + (0.0 if x >= width else x), bottom + (0.0 if y >= height else y)
     return min(max(x, left), left + width), min(max(y, bottom), bottom + height)
 
@@ -285,8 +286,8 @@ def _sweep(
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     dx, dy = px - sx, py - sy
     if boundary == BOUNDARY_WRAP:
-        dx -= width * math.floor(dx / width + 0.5)
-        dy -= height * math.floor(dy / height + 0.5)
+        dx -= width * np.floor(dx / width + 0.5)
+        dy -= height * np.floor(dy / height + 0.5)
     length = math.sqrt(dx * dx + dy * dy)
     if length == 0.0:
         return False, px, py, 0.0, 0.0

@@ -182,8 +182,8 @@ def bounded(
     """The position wrapped round a torus, or kept in the box heading inwards (a boid on a
     wall of a contain or bounce world cannot head out of it)."""
     if boundary == BOUNDARY_WRAP:
-        x -= width * math.floor(x / width)
-        y -= height * math.floor(y / height)
+        x -= width * np.floor(x / width)
+        y -= height * np.floor(y / height)
         if x >= width:  # rounding of a tiny negative x
             x = 0.0
         if y >= height:
