@@ -78,8 +78,10 @@ def test_constant_speed_turning_boids_align_on_a_torus() -> None:
 
 @pytest.mark.slow
 def test_weighted_accumulate_style_aligns() -> None:
-    # One run's polarization after 30 s is chaotic (0.4 to 0.98 over seeds), so judge the
-    # style by several seeds: random headings start near 0.1.
+    # Whether the whole flock ends as one school after 30 s is chaotic (polarization 0.1 to
+    # 0.98 over seeds: two schools heading apart are each aligned), so judge the style by
+    # what it does to every fish in every seed: it heads the way the fish it sees head
+    # (local order, ~0.46 from random headings), and by the seeds' mean polarization.
     sp = Species(
         "fish",
         steering="accumulate",
@@ -88,13 +90,15 @@ def test_weighted_accumulate_style_aligns() -> None:
         cohesion_weight=2.0,
         max_force=300,
     )
-    outcomes = []
+    outcomes, orders = [], []
     for seed in range(1, 7):
         flock = install(FlockConfig(width=800, height=600, seed=seed), [sp], world=f"acc{seed}")
         flock.scatter("fish", 300)
         outcomes.append(schooled(flock))
+        orders.append(local_order(flock))
         uninstall(flock)
-    assert np.mean(outcomes) >= 0.65, outcomes
+    assert min(orders) >= 0.8, orders
+    assert np.mean(outcomes) >= 0.5, outcomes
 
 
 def test_without_alignment_there_is_no_school() -> None:

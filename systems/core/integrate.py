@@ -49,8 +49,10 @@ def draw_noise(
 ) -> FloatArray:
     """Each boid's random turn for a step of `dt` s (radians: heading_noise × √dt × a normal
     draw); an empty array when no species has heading noise (nothing is drawn)."""
-    sigma = params[species, P_HEADING_NOISE] if len(params) else np.zeros(0)
-    if not np.any(sigma > 0.0):
+    if not len(params) or not params[:, P_HEADING_NOISE].max() > 0.0:
+        return np.zeros(0)
+    sigma = params[species, P_HEADING_NOISE]
+    if not np.any(sigma > 0.0):  # only species with no boids have noise
         return np.zeros(0)
     return rng.standard_normal(len(species)) * sigma * math.sqrt(dt)
 
@@ -103,6 +105,17 @@ def speed_limit(s: int, params: FloatArray, old_speed: float, burst: float, dt: 
 
 
 @numba.njit(cache=True, nogil=True)
+def length(x: float, y: float) -> float:
+    """The length of (x, y): sqrt(x² + y²), or `math.hypot` (slower) where the squares lose
+    precision (a host's 1e-160 px/s velocity set from them missed min_speed by 2e-4) or
+    overflow."""
+    square = x * x + y * y
+    if 1e-290 < square < 1e290:
+        return math.sqrt(square)
+    return math.hypot(x, y)
+
+
+@numba.njit(cache=True, nogil=True)
 def advance(
     x: float,
     y: float,
@@ -138,10 +151,8 @@ def advance(
     cx, cy = _cruise(vx, vy, params[s, P_CRUISE_SPEED], params[s, P_CRUISE_RATE], dt)
     nvx = vx + (ax + cx) * dt
     nvy = vy + (ay + cy) * dt
-    # hypot, not sqrt(x² + y²): the squares of a tiny velocity (1e-160 px/s, from a host) lose
-    # their precision, and a speed set from them missed min_speed by 2e-4.
-    old_speed = math.hypot(vx, vy)
-    new_speed = math.hypot(nvx, nvy)
+    old_speed = length(vx, vy)
+    new_speed = length(nvx, nvy)
     # --- noise: the new heading turned by a random angle, before the turn limit
     if noise != 0.0 and new_speed > 0.0:
         c, sn = math.cos(noise), math.sin(noise)
@@ -149,15 +160,16 @@ def advance(
     # --- turn rate: rotate the old heading by at most max_turn * dt
     max_turn = params[s, P_MAX_TURN] * dt
     if old_speed > 0.0 and new_speed > 0.0 and max_turn < math.pi:
-        angle = math.atan2(vx * nvy - vy * nvx, vx * nvx + vy * nvy)
-        if abs(angle) > max_turn:
-            turn = max_turn if angle > 0.0 else -max_turn
-            c = math.cos(turn)
-            sn = math.sin(turn)
+        # The turn exceeds the limit where the cosine of the angle between the headings is
+        # below the limit's (the angle itself, an atan2, costs twice a cosine).
+        c = math.cos(max_turn)
+        if vx * nvx + vy * nvy < c * old_speed * new_speed:
+            cross = vx * nvy - vy * nvx  # the side it turns to (an about-turn: as atan2)
+            sn = math.sin(max_turn) if math.copysign(1.0, cross) > 0.0 else -math.sin(max_turn)
             nvx = (vx * c - vy * sn) / old_speed * new_speed
             nvy = (vx * sn + vy * c) / old_speed * new_speed
     # --- speed: within [min, limit]; a stopped boid keeps its old heading (or +x)
-    new_speed = math.hypot(nvx, nvy)  # as noise and the turn left it (rounding included)
+    new_speed = length(nvx, nvy)  # as noise and the turn left it (rounding included)
     top = speed_limit(s, params, old_speed, burst, dt)
     if new_speed > top:
         nvx *= top / new_speed

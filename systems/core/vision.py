@@ -96,9 +96,14 @@ class Seen(NamedTuple):
     # stays within one cell reads this short contiguous copy instead of nine cells.
     # near_at[2] is the one species of them all (-1: several), near_at[3] 1 if any of them
     # is alarmed (what the steering's fast path needs to know: `BLOCK_*`).
+    # near_lx, near_ly: the same boids' positions measured from the centre of cell
+    # near_at[0] (`block_centre`), the minimal image on a torus: within the block, offsets
+    # need no wrapping (the steering's fast path reads these; `seen` the absolute ones).
     near_slot: IntArray
     near_x: FloatArray
     near_y: FloatArray
+    near_lx: FloatArray
+    near_ly: FloatArray
     near_vx: FloatArray
     near_vy: FloatArray
     near_at: IntArray
@@ -123,8 +128,8 @@ def buffers(length: int) -> Seen:
     return Seen(
         np.empty(length, np.int64), np.empty(length), np.empty(length), np.empty(length),
         np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
-        np.empty(BLOCK), np.full(4, -1, np.int64), np.empty(BLOCK), np.empty(BLOCK),
-        np.empty(BLOCK),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(4, -1, np.int64),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
     )  # fmt: skip
 
 
@@ -224,10 +229,26 @@ def one_ring_block(i: int, cells: Cells, far: float, out: Seen) -> int:
     cx, cy = c // ny, c % ny
     down_x, up_x = _offsets(cx, 1, nx, cells.wrap)
     down_y, up_y = _offsets(cy, 1, ny, cells.wrap)
+    centre_x, centre_y = block_centre(cells, c)
     return _gather_block(
         c, cx, cy, down_x, up_x, down_y, up_y, cells.cell_start, cells.positions,
-        cells.velocities, cells.species, cells.alarm, nx, ny, out,
+        cells.velocities, cells.species, cells.alarm, nx, ny, centre_x, centre_y,
+        torus(cells.width, cells.wrap), torus(cells.height, cells.wrap), out,
     )  # fmt: skip
+
+
+@numba.njit(cache=True, nogil=True)
+def block_centre(cells: Cells, c: int) -> tuple[float, float]:
+    """The centre of cell c (what the block's local positions are measured from)."""
+    cx, cy = c // cells.ny, c % cells.ny
+    return (cells.origin_x + (cx + 0.5) * cells.size_x,
+            cells.origin_y + (cy + 0.5) * cells.size_y)  # fmt: skip
+
+
+@numba.njit(cache=True, nogil=True)
+def torus(size: float, wrap: bool) -> tuple[float, float]:
+    """(size, 1 / size) of a torus's side, for `wrap_offset`; (size, 0) for no wrap."""
+    return size, 1.0 / size if wrap else 0.0
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -285,6 +306,10 @@ def _gather_block(
     alarm: FloatArray,
     nx: int,
     ny: int,
+    centre_x: float,
+    centre_y: float,
+    torus_x: tuple[float, float],
+    torus_y: tuple[float, float],
     out: Seen,
 ) -> int:
     """Copy the boids of cell c and the cells one ring round it into `out.near_*`, in the
@@ -307,7 +332,10 @@ def _gather_block(
                     return -1
                 for j in range(first, last):
                     out.near_slot[m] = j
-                    out.near_x[m], out.near_y[m] = positions[j, 0], positions[j, 1]
+                    x, y = positions[j, 0], positions[j, 1]
+                    out.near_x[m], out.near_y[m] = x, y
+                    out.near_lx[m] = wrap_offset(x - centre_x, *torus_x)
+                    out.near_ly[m] = wrap_offset(y - centre_y, *torus_y)
                     out.near_vx[m], out.near_vy[m] = velocities[j, 0], velocities[j, 1]
                     if one_species == -2:
                         one_species = species[j]

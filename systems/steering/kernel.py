@@ -21,7 +21,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.integrate import advance
-from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek
+from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek, wrap_offset
 from shoal.systems.core.species_table import (
     COMBINE_MEAN,
     FALLOFF_LINEAR,
@@ -56,18 +56,27 @@ from shoal.systems.core.vision import (
     BLOCK_SPECIES,
     Cells,
     Seen,
+    block_centre,
     buffers,
     heading,
     one_ring_block,
     seen,
+    torus,
 )
 from shoal.systems.steering.plain import NO_SUMS, PlainSums, plain_sums
-from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR, accumulate, push, reynolds
+from shoal.systems.steering.styles import (
+    MAX_SEPARATION_FACTOR,
+    FlockTerms,
+    accumulate,
+    push,
+    reynolds,
+)
 from shoal.systems.steering.styles import turn as turn_style
 from shoal.systems.steering.styles import zones as zones_style
 from shoal.systems.steering.threat import fleeing, flight
 
 _GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
+NO_PREY = np.int64(-1)  # typed: a literal -1 would give `_write` a second specialization
 RULES = ("separation", "alignment", "cohesion", "flee", "chase")
 """The rows of `rule_forces`, in order."""
 
@@ -91,7 +100,8 @@ def steer(
     params: FloatArray,
     relations: IntArray,
     dt: float,
-    origin: tuple[float, float],
+    origin_x: float,
+    origin_y: float,
     accelerations: FloatArray,
     alarm: FloatArray,
     alarm_lead: FloatArray,
@@ -104,17 +114,22 @@ def steer(
     to them at once: the lists are never stored. `cells.alarm` holds the alarm levels of the
     previous step; `cooldown` (seconds until each boid may catch again), `alarm_age` and
     `burst` (see `FlockStore`) are in row order. `goals` gets the flee (from a predator it
-    sees) and chase terms, for navigation.
+    sees) and chase terms, for navigation. (`origin_x`, `origin_y`) is the world's
+    lower-left corner: two numbers, not a tuple, since a tuple beside the `Cells` tuple
+    sends numba's dispatch down a slow path (~100 µs a call).
     """
+    origin = (origin_x, origin_y)
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     for i in range(first, last):
         # The fast path is tried here, in the boid loop, not inside `_rule_terms`: inlined
         # into that long function its loop no longer runs in SIMD (measured: 3× slower).
         plain, sums = _plain_gather(i, cells, params, relations, out)
-        t = _rule_terms(
-            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out,
-            plain, sums,
-        )  # fmt: skip
+        if plain:
+            t = _plain_terms(i, cells, params, origin, sums)
+        else:
+            t = _rule_terms(
+                i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
+            )
         _write(i, t, cells, accelerations, alarm, alarm_lead, target_row, goals)
 
 
@@ -151,9 +166,8 @@ def steer_in_order(
     for row in range(rank.shape[0]):
         i = rank[row]
         t = _rule_terms(
-            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, slack, out,
-            False, NO_SUMS,
-        )  # fmt: skip
+            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, slack, out
+        )
         _write(i, t, cells, accelerations, alarm, alarm_lead, target_row, goals)
         pos, vel = cells.positions, cells.velocities
         # `advance` takes the world as [0, width] × [0, height]: from its origin and back.
@@ -205,10 +219,12 @@ def rule_forces(
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     plain, sums = _plain_gather(slot, cells, params, relations, out)
-    t = _rule_terms(
-        slot, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out,
-        plain, sums,
-    )  # fmt: skip
+    if plain:
+        t = _plain_terms(slot, cells, params, origin, sums)
+    else:
+        t = _rule_terms(
+            slot, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
+        )
     terms = np.empty((5, 2))
     terms[0, 0], terms[0, 1], terms[1, 0], terms[1, 1] = t[0], t[1], t[2], t[3]
     terms[2, 0], terms[2, 1], terms[3, 0], terms[3, 1] = t[4], t[5], t[6], t[7]
@@ -229,12 +245,9 @@ def _rule_terms(
     origin: tuple[float, float],
     slack: float,
     out: Seen,
-    plain: bool,
-    sums: PlainSums,
 ) -> Terms:
-    """Slot i's terms (see `Terms`), from the neighbours it sees: its flockmates' `sums`
-    where the fast path found it `plain` (`_plain_gather`), else the neighbours `seen`
-    writes into `out`."""
+    """Slot i's terms (see `Terms`), from the neighbours it sees (written into `out`): the
+    general path, for any boid (`_plain_terms` is the fast one, for plain boids)."""
     slot_vel, slot_species, slot_row, slot_alarm = (
         cells.velocities, cells.species, cells.row, cells.alarm,
     )  # fmt: skip
@@ -272,11 +285,7 @@ def _rule_terms(
     prey = -1
     prey_dist = math.inf
     prey_x = prey_y = 0.0
-    seen_count = 0
-    if plain:
-        count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y = sums
-    else:
-        seen_count = seen(i, cells, params, relations, out, slack)
+    seen_count = seen(i, cells, params, relations, out, slack)
     for q in range(seen_count):
         j = out.slot[q]
         relation = relations[s, slot_species[j]]
@@ -346,23 +355,13 @@ def _rule_terms(
             prey, prey_dist = j, d
             prey_x = dx + wx * ahead
             prey_y = dy + wy * ahead
-    if int(params[s, P_WALLS]) == WALLS_NEIGHBOURS and not cells.wrap:
-        px, py, walls = _walls(cells, i, origin, sep_radius, falloff)
-        sep_x += px
-        sep_y += py
-        separated += walls
-    if int(params[s, P_COMBINE]) == COMBINE_MEAN and separated > 0:
-        sep_x /= separated
-        sep_y /= separated
+    sep_x, sep_y = _separation(i, cells, params, s, origin, separated, sep_x, sep_y)
     # --- combine ------------------------------------------------------------------------
-    if style == STYLE_REYNOLDS:
-        sx, sy, alx, aly, cx, cy, limit = reynolds(
-            params, s, vx, vy, aligned, count, sep_x, sep_y, sum_vx, sum_vy, sum_dx, sum_dy
-        )
-    elif style == STYLE_ACCUMULATE:
-        sx, sy, alx, aly, cx, cy, limit = accumulate(
-            params, s, vx, vy, aligned, count, sep_x, sep_y, sum_vx, sum_vy, sum_dx, sum_dy
-        )
+    if style in (STYLE_REYNOLDS, STYLE_ACCUMULATE):
+        sx, sy, alx, aly, cx, cy, limit = _flocking(
+            params, s, style, vx, vy, aligned, count, sep_x, sep_y, sum_vx, sum_vy, sum_dx,
+            sum_dy,
+        )  # fmt: skip
     elif style == STYLE_TURN:
         away = _away(near_dx, near_dy, near_wx, near_wy)
         sx, sy, alx, aly, cx, cy, limit = turn_style(
@@ -401,6 +400,10 @@ def _plain_gather(
     style = int(params[s, P_STYLE])
     if relations[s, s] != RELATION_FLOCK or style not in (STYLE_REYNOLDS, STYLE_ACCUMULATE):
         return False, NO_SUMS
+    # The block's local positions are minimal images from its centre cell: offsets between
+    # them are minimal images too where the torus is at least 4 cells across.
+    if cells.wrap and (cells.nx < 4 or cells.ny < 4):
+        return False, NO_SUMS
     perception = params[s, P_PERCEPTION]
     m = one_ring_block(i, cells, perception, out)
     if m < 0 or m - 1 >= params[s, P_MAX_NEIGHBOURS] or out.near_at[BLOCK_SPECIES] != s:
@@ -409,19 +412,67 @@ def _plain_gather(
         return False, NO_SUMS
     cos_half = params[s, P_COS_HALF_FOV]
     all_round, hx, hy = heading(cells.velocities[i, 0], cells.velocities[i, 1], cos_half)
-    wrap = cells.wrap
-    sizes = (cells.width, 1.0 / cells.width if wrap else 0.0, cells.height,
-             1.0 / cells.height if wrap else 0.0)  # fmt: skip
+    centre_x, centre_y = block_centre(cells, cells.cell[i])
+    xi = wrap_offset(cells.positions[i, 0] - centre_x, *torus(cells.width, cells.wrap))
+    yi = wrap_offset(cells.positions[i, 1] - centre_y, *torus(cells.height, cells.wrap))
     falloff = int(params[s, P_FALLOFF])
     power = 0 if falloff == FALLOFF_LINEAR else (2 if falloff == FALLOFF_SQUARE else 1)
     here, sums = plain_sums(
-        m, out.near_x, out.near_y, out.near_vx, out.near_vy, cells.positions[i, 0],
-        cells.positions[i, 1], sizes, (cos_half, all_round, hx, hy),
+        m, out.near_lx, out.near_ly, out.near_vx, out.near_vy, xi, yi,
+        (cos_half, all_round, hx, hy),
         (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION]), power,
     )  # fmt: skip
     if here > 1:  # another boid on its very spot: the general path's push parts them
         return False, NO_SUMS
     return True, sums
+
+
+@numba.njit(cache=True, nogil=True)
+def _plain_terms(i: int, cells: Cells, params: FloatArray, origin: tuple[float, float],
+                 sums: PlainSums) -> Terms:  # fmt: skip
+    """`_rule_terms` of a plain boid (`_plain_gather`) from its flockmates' sums: nothing it
+    sees is a threat, a prey or alarmed (itself included), so only the flocking terms."""
+    count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y = sums
+    s = cells.species[i]
+    vx, vy = cells.velocities[i, 0], cells.velocities[i, 1]
+    sep_x, sep_y = _separation(i, cells, params, s, origin, separated, sep_x, sep_y)
+    sx, sy, alx, aly, cx, cy, limit = _flocking(
+        params, s, int(params[s, P_STYLE]), vx, vy, aligned, count, sep_x, sep_y, sum_vx,
+        sum_vy, sum_dx, sum_dy,
+    )  # fmt: skip
+    return sx, sy, alx, aly, cx, cy, 0.0, 0.0, 0.0, 0.0, limit, 0.0, NO_PREY, 0.0
+
+
+@numba.njit(cache=True, nogil=True)
+def _separation(
+    i: int, cells: Cells, params: FloatArray, s: int, origin: tuple[float, float],
+    separated: int, sep_x: float, sep_y: float,
+) -> tuple[float, float]:  # fmt: skip
+    """The separation sum with the walls' pushes added (where they count as neighbours), as
+    a mean where the species averages its separation."""
+    if int(params[s, P_WALLS]) == WALLS_NEIGHBOURS and not cells.wrap:
+        px, py, walls = _walls(cells, i, origin, params[s, P_SEPARATION], int(params[s, P_FALLOFF]))
+        sep_x += px
+        sep_y += py
+        separated += walls
+    if int(params[s, P_COMBINE]) == COMBINE_MEAN and separated > 0:
+        return sep_x / separated, sep_y / separated
+    return sep_x, sep_y
+
+
+@numba.njit(cache=True, nogil=True)
+def _flocking(
+    params: FloatArray, s: int, style: int, vx: float, vy: float, aligned: int, count: int,
+    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
+) -> FlockTerms:  # fmt: skip
+    """The flocking terms of the `reynolds` or `accumulate` style."""
+    if style == STYLE_REYNOLDS:
+        return reynolds(
+            params, s, vx, vy, aligned, count, sep_x, sep_y, sum_vx, sum_vy, sum_dx, sum_dy
+        )
+    return accumulate(
+        params, s, vx, vy, aligned, count, sep_x, sep_y, sum_vx, sum_vy, sum_dx, sum_dy
+    )
 
 
 @numba.njit(cache=True, nogil=True)

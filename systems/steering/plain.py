@@ -18,7 +18,6 @@ import math
 
 import numba
 
-from shoal.systems.core.maths import wrap_offset
 from shoal.systems.core.store import FloatArray
 from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR
 
@@ -36,13 +35,12 @@ NO_SUMS: PlainSums = (0, 0.0, 0.0, 0, 0.0, 0.0, 0, 0.0, 0.0)
 @numba.njit(cache=True, nogil=True, fastmath=_SIMD, error_model="numpy")
 def plain_sums(
     m: int,
-    near_x: FloatArray,
-    near_y: FloatArray,
+    near_lx: FloatArray,
+    near_ly: FloatArray,
     near_vx: FloatArray,
     near_vy: FloatArray,
     xi: float,
     yi: float,
-    sizes: tuple[float, float, float, float],
     view: tuple[float, bool, float, float],
     radii: tuple[float, float, float],
     falloff_power: int,
@@ -51,12 +49,11 @@ def plain_sums(
     and how many of them stand exactly there (1: the boid itself; more: the general path
     must run, which gives coincident boids their own push).
 
-    `sizes` is (width, 1 / width, height, 1 / height) of a torus (inverses 0: no wrap);
-    `view` (cos of half the field of view, sees all round, unit heading x, y); `radii`
+    Positions are the block's local ones (`Seen.near_lx`, `near_ly`: no wrapping needed).
+    `view` is (cos of half the field of view, sees all round, unit heading x, y); `radii`
     (perception, alignment, separation); `falloff_power` 0, 1 or 2: the separation push
     of a neighbour at distance d grows as (radius / d) ** power (capped, as `styles.push`).
     """
-    width, inv_w, height, inv_h = sizes
     cos_half, all_round, hx, hy = view
     perception, align_radius, sep_radius = radii
     r2 = perception * perception
@@ -64,8 +61,8 @@ def plain_sums(
     count = aligned = separated = here = 0
     sum_dx = sum_dy = sum_vx = sum_vy = sep_x = sep_y = 0.0
     for t in range(m):
-        dx = wrap_offset(near_x[t] - xi, width, inv_w)
-        dy = wrap_offset(near_y[t] - yi, height, inv_h)
+        dx = near_lx[t] - xi
+        dy = near_ly[t] - yi
         d2 = dx * dx + dy * dy
         d = math.sqrt(d2)
         here += d2 == 0.0
