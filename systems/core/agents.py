@@ -68,10 +68,17 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
 
 
 def _none(species: int) -> AgentArrays:
-    """No agents, for a table of `species` species."""
-    ints, floats, vectors = np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2))
-    concerns = np.zeros((0, max(species, 1)), bool)
-    return AgentArrays(ints, vectors, vectors, floats, floats, floats, concerns)
+    """No agents, for a table of `species` species (one shared, empty: nothing to write)."""
+    none = _NONE.get(species)
+    if none is None:
+        ints, floats, vectors = np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2))
+        concerns = np.zeros((0, max(species, 1)), bool)
+        none = _NONE[species] = AgentArrays(ints, vectors, vectors, floats, floats, floats,
+                                            concerns)  # fmt: skip
+    return none
+
+
+_NONE: dict[int, AgentArrays] = {}
 
 
 def _sizes(agent: object) -> tuple[float, float, float]:
