@@ -45,10 +45,6 @@ CELL_SAMPLE = 128
 boids almost on one spot hold more."""
 BLOCK = 9 * CELL_SAMPLE
 """Room for the boids of a cell and the 8 around it (see `Seen.near_slot`)."""
-BLOCK_CELL, BLOCK_SIZE, BLOCK_SPECIES, BLOCK_ALARMED = 0, 1, 2, 3
-"""What `Seen.near_at` holds of the block: its cell, its number of boids (-1: a crowded
-cell, read by sample), its one species (-1: several) and whether any of its boids is
-alarmed (1) or none (0)."""
 
 
 class Cells(NamedTuple):
@@ -59,7 +55,10 @@ class Cells(NamedTuple):
     of slot k. Cells are `size_x` × `size_y` from (`origin_x`, `origin_y`); in a torus
     (`wrap`) they tile the world `width` × `height` and their indices wrap. `positions`,
     `velocities`, `species` and `alarm` are the boids' values in slot order when the step
-    began.
+    began; `x`, `y`, `vx`, `vy` the same positions (on a torus, wrapped into the world: each
+    within its cell) and velocities as contiguous arrays, for loops that run in SIMD.
+    `cell_species[c]` is the one species of cell c's boids (-1: several; -2: none) and
+    `cell_alarmed[c]` 1 where one of them is alarmed.
     """
 
     row: IntArray
@@ -78,6 +77,12 @@ class Cells(NamedTuple):
     wrap: bool
     width: float
     height: float
+    x: FloatArray
+    y: FloatArray
+    vx: FloatArray
+    vy: FloatArray
+    cell_species: IntArray
+    cell_alarmed: IntArray
 
 
 class Seen(NamedTuple):
@@ -94,31 +99,31 @@ class Seen(NamedTuple):
     # The boids of the 3×3 cells round cell near_at[0] (near_at[1] of them; -1: none yet),
     # copied in the order a ring search reads them: every boid of that cell whose search
     # stays within one cell reads this short contiguous copy instead of nine cells.
-    # near_at[2] is the one species of them all (-1: several), near_at[3] 1 if any of them
-    # is alarmed (what the steering's fast path needs to know: `BLOCK_*`).
-    # near_lx, near_ly: the same boids' positions measured from the centre of cell
-    # near_at[0] (`block_centre`), the minimal image on a torus: within the block, offsets
-    # need no wrapping (the steering's fast path reads these; `seen` the absolute ones).
     near_slot: IntArray
     near_x: FloatArray
     near_y: FloatArray
-    near_lx: FloatArray
-    near_ly: FloatArray
-    near_vx: FloatArray
-    near_vy: FloatArray
     near_at: IntArray
     # Scratch for `_read_block`: the offsets and squared distances to the block's boids.
     off_x: FloatArray
     off_y: FloatArray
     off_d2: FloatArray
+    # The steering's fast path, for the boids of cell plain_at[0]: how many boids its block
+    # holds (plain_at[1]), and 1 if the fast path may read them (plain_at[2]); if so, their
+    # positions (as the nearest images to that cell's: no wrap needed) and velocities.
+    plain_at: IntArray
+    plain_x: FloatArray
+    plain_y: FloatArray
+    plain_vx: FloatArray
+    plain_vy: FloatArray
 
 
 def no_cells() -> Cells:
     """The cells of a flock with no boids."""
-    ints, floats = np.zeros(0, np.int64), np.zeros((0, 2))
+    ints, floats, flat = np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
     starts = np.zeros(2, np.int64)
-    return Cells(ints, ints, starts, floats, floats, ints, np.zeros(0), 0.0, 0.0, 1.0, 1.0, 1, 1,
-                 False, 1.0, 1.0)  # fmt: skip
+    return Cells(ints, ints, starts, floats, floats, ints, flat, 0.0, 0.0, 1.0, 1.0, 1, 1,
+                 False, 1.0, 1.0, flat, flat, flat, flat, np.full(1, -2, np.int64),
+                 np.zeros(1, np.int64))  # fmt: skip
 
 
 @numba.njit(cache=True, nogil=True)
@@ -127,9 +132,9 @@ def buffers(length: int) -> Seen:
     per `Cells`: the block copy belongs to the cells it was read from)."""
     return Seen(
         np.empty(length, np.int64), np.empty(length), np.empty(length), np.empty(length),
-        np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(4, -1, np.int64),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
+        np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK), np.full(2, -1, np.int64),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(3, -1, np.int64),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
     )  # fmt: skip
 
 
@@ -153,21 +158,6 @@ def seen(
     xi, yi = cells.positions[i, 0], cells.positions[i, 1]
     inv_w = 1.0 / cells.width if cells.wrap else 0.0
     inv_h = 1.0 / cells.height if cells.wrap else 0.0
-    # The cell's arrays, passed one by one: handing the whole `Cells` tuple to a callee costs
-    # more than reading the cell (measured: 2,000 boids, 3.5 ms against 1.8 ms a step).
-    cell_start, positions, species, row = (
-        cells.cell_start, cells.positions, cells.species, cells.row,
-    )  # fmt: skip
-    width, height = cells.width, cells.height
-    m = one_ring_block(i, cells, far, out)
-    if m >= 0:  # the usual search: its cell and the 8 round it
-        count = _read_block(
-            i, m, species, row, width, height, xi, yi, s, r2, cos_half, all_round, hx, hy,
-            inv_w, inv_h, relations, cap, 0, out,
-        )  # fmt: skip
-        if count == cap:
-            _sort_heap(cap, row, out)
-        return count
     ny = cells.ny
     cx, cy = cells.cell[i] // ny, cells.cell[i] % ny
     # Where the boid sits in its own cell: how far the cell walls are on each side.
@@ -176,9 +166,26 @@ def seen(
     # At most the whole grid: a huge radius in a small world must not mean a huge loop.
     reach_x = min(math.ceil(far / cells.size_x), cells.nx)
     reach_y = min(math.ceil(far / cells.size_y), ny)
-    down_x, up_x = _offsets(cx, reach_x, cells.nx, cells.wrap)
-    down_y, up_y = _offsets(cy, reach_y, ny, cells.wrap)
+    down_x, up_x = ring_offsets(cx, reach_x, cells.nx, cells.wrap)
+    down_y, up_y = ring_offsets(cy, reach_y, ny, cells.wrap)
+    # The cell's arrays, passed one by one: handing the whole `Cells` tuple to a callee costs
+    # more than reading the cell (measured: 2,000 boids, 3.5 ms against 1.8 ms a step).
+    cell_start, positions, species, row = (
+        cells.cell_start, cells.positions, cells.species, cells.row,
+    )  # fmt: skip
+    width, height = cells.width, cells.height
     count = 0
+    if reach_x == 1 and reach_y == 1:  # the usual search: its cell and the 8 round it
+        m = _gather_block(cells.cell[i], cx, cy, down_x, up_x, down_y, up_y, cell_start,
+                          positions, cells.nx, ny, out)  # fmt: skip
+        if m >= 0:
+            count = _read_block(
+                i, m, species, row, width, height, xi, yi, s, r2, cos_half, all_round, hx,
+                hy, inv_w, inv_h, relations, cap, 0, out,
+            )  # fmt: skip
+            if count == cap:
+                _sort_heap(cap, row, out)
+            return count
     for ring in range(max(reach_x, reach_y) + 1):
         for ox in range(-min(ring, down_x), min(ring, up_x) + 1):
             gap_x = _gap(ox, fx, cells.size_x, cells.nx, cells.wrap)
@@ -203,52 +210,6 @@ def seen(
     if count == cap:
         _sort_heap(cap, cells.row, out)
     return count
-
-
-@numba.njit(cache=True, nogil=True)
-def heading(vx: float, vy: float, cos_half: float) -> tuple[bool, float, float]:
-    """Whether a boid moving at (vx, vy) sees all round (no blind angle, or standing still),
-    and its unit heading."""
-    speed = math.sqrt(vx * vx + vy * vy)
-    if speed == 0.0:
-        return True, 0.0, 0.0
-    return cos_half < -1.5, vx / speed, vy / speed
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def one_ring_block(i: int, cells: Cells, far: float, out: Seen) -> int:
-    """How many boids the block of slot i's cell holds (the cell and the 8 round it, copied
-    into `out.near_*`), when a search `far` px round slot i stays within those cells; -1
-    when it does not, or when one of the cells is crowded (read by sample instead)."""
-    nx, ny = cells.nx, cells.ny
-    if min(math.ceil(far / cells.size_x), nx) != 1 or min(math.ceil(far / cells.size_y), ny) != 1:
-        return -1
-    c = cells.cell[i]
-    if out.near_at[BLOCK_CELL] == c:
-        return int(out.near_at[BLOCK_SIZE])
-    cx, cy = c // ny, c % ny
-    down_x, up_x = _offsets(cx, 1, nx, cells.wrap)
-    down_y, up_y = _offsets(cy, 1, ny, cells.wrap)
-    centre_x, centre_y = block_centre(cells, c)
-    return _gather_block(
-        c, cx, cy, down_x, up_x, down_y, up_y, cells.cell_start, cells.positions,
-        cells.velocities, cells.species, cells.alarm, nx, ny, centre_x, centre_y,
-        torus(cells.width, cells.wrap), torus(cells.height, cells.wrap), out,
-    )  # fmt: skip
-
-
-@numba.njit(cache=True, nogil=True)
-def block_centre(cells: Cells, c: int) -> tuple[float, float]:
-    """The centre of cell c (what the block's local positions are measured from)."""
-    cx, cy = c // cells.ny, c % cells.ny
-    return (cells.origin_x + (cx + 0.5) * cells.size_x,
-            cells.origin_y + (cy + 0.5) * cells.size_y)  # fmt: skip
-
-
-@numba.njit(cache=True, nogil=True)
-def torus(size: float, wrap: bool) -> tuple[float, float]:
-    """(size, 1 / size) of a torus's side, for `wrap_offset`; (size, 0) for no wrap."""
-    return size, 1.0 / size if wrap else 0.0
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -285,7 +246,7 @@ def _read_cell(
         out.near_slot[m] = j
         out.near_x[m], out.near_y[m] = positions[j, 0], positions[j, 1]
         m += 1
-    out.near_at[BLOCK_CELL] = -1  # the buffer no longer holds a cell's block
+    out.near_at[0] = -1  # the buffer no longer holds a cell's block
     return _read_block(i, m, species, row, width, height, xi, yi, s, r2, cos_half, all_round,
                        hx, hy, inv_w, inv_h, relations, cap, count, out)  # fmt: skip
 
@@ -301,24 +262,17 @@ def _gather_block(
     up_y: int,
     cell_start: IntArray,
     positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
-    alarm: FloatArray,
     nx: int,
     ny: int,
-    centre_x: float,
-    centre_y: float,
-    torus_x: tuple[float, float],
-    torus_y: tuple[float, float],
     out: Seen,
 ) -> int:
     """Copy the boids of cell c and the cells one ring round it into `out.near_*`, in the
     order `seen`'s rings read them (so either way a boid's list comes out the same); return
     how many, or -1 where a cell holds more than `CELL_SAMPLE` (read by sample instead).
-    Kept for the next boid of the same cell, with the block's species and alarm flags."""
+    Kept for the next boid of the same cell."""
+    if out.near_at[0] == c:
+        return int(out.near_at[1])
     m = 0
-    one_species = -2  # none seen yet
-    alarmed = 0
     for ring in range(2):
         for ox in range(-min(ring, down_x), min(ring, up_x) + 1):
             side = ox == -ring or ox == ring
@@ -328,24 +282,13 @@ def _gather_block(
                 other = ((cx + ox) % nx) * ny + (cy + oy) % ny
                 first, last = cell_start[other], cell_start[other + 1]
                 if last - first > CELL_SAMPLE:
-                    out.near_at[BLOCK_CELL], out.near_at[BLOCK_SIZE] = c, -1
+                    out.near_at[0], out.near_at[1] = c, -1
                     return -1
                 for j in range(first, last):
                     out.near_slot[m] = j
-                    x, y = positions[j, 0], positions[j, 1]
-                    out.near_x[m], out.near_y[m] = x, y
-                    out.near_lx[m] = wrap_offset(x - centre_x, *torus_x)
-                    out.near_ly[m] = wrap_offset(y - centre_y, *torus_y)
-                    out.near_vx[m], out.near_vy[m] = velocities[j, 0], velocities[j, 1]
-                    if one_species == -2:
-                        one_species = species[j]
-                    elif species[j] != one_species:
-                        one_species = -1
-                    if alarm[j] != 0.0:
-                        alarmed = 1
+                    out.near_x[m], out.near_y[m] = positions[j, 0], positions[j, 1]
                     m += 1
-    out.near_at[BLOCK_CELL], out.near_at[BLOCK_SIZE] = c, m
-    out.near_at[BLOCK_SPECIES], out.near_at[BLOCK_ALARMED] = one_species, alarmed
+    out.near_at[0], out.near_at[1] = c, m
     return m
 
 
@@ -418,13 +361,23 @@ def _read_block(
 
 
 @numba.njit(cache=True, nogil=True)
+def heading(vx: float, vy: float, cos_half: float) -> tuple[bool, float, float]:
+    """Whether a boid moving at (vx, vy) sees all round (no blind angle, or standing still),
+    and its unit heading."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed == 0.0:
+        return True, 0.0, 0.0
+    return cos_half < -1.5, vx / speed, vy / speed
+
+
+@numba.njit(cache=True, nogil=True)
 def _inside(offset: float, size: float) -> float:
     """The boid's offset from its cell's low wall, kept in [0, size] against rounding."""
     return min(max(offset, 0.0), size)
 
 
 @numba.njit(cache=True, nogil=True)
-def _offsets(c: int, reach: int, n_cells: int, wrap: bool) -> tuple[int, int]:
+def ring_offsets(c: int, reach: int, n_cells: int, wrap: bool) -> tuple[int, int]:
     """How many cells below and above cell c the search may go along one axis: within the
     grid, and in a torus never round to a cell already visited."""
     if wrap:

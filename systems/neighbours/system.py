@@ -34,14 +34,16 @@ class NeighbourSystem(FlockProcessor):
             store.positions, self._cell_size(), config.wraps, config.width, config.height,
             config.origin,
         )  # fmt: skip
-        cell, positions, velocities, species, alarm = gather_slots(
-            grid.order, grid.cell_x, grid.cell_y, grid.ny, store.positions,
+        slots = gather_slots(
+            grid.order, grid.cell_x, grid.cell_y, grid.nx, grid.ny, store.positions,
             store.velocities, store.species, store.alarm,
+            (grid.wrap, *config.origin, config.width, config.height),
         )  # fmt: skip
+        cell, positions, velocities, species, alarm, *flat = slots
         step.cells = Cells(
             grid.order, cell, grid.cell_start, positions, velocities, species, alarm,
             grid.origin_x, grid.origin_y, grid.cell_w, grid.cell_h, grid.nx, grid.ny,
-            grid.wrap, config.width, config.height,
+            grid.wrap, config.width, config.height, *flat,
         )  # fmt: skip
         occupied = np.count_nonzero(grid.cell_start[1:] != grid.cell_start[:-1])
         self._area = occupied * grid.cell_w * grid.cell_h

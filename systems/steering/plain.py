@@ -1,17 +1,18 @@
-"""The steering's fast path: the sums of a plain boid's flockmates, read straight off its
-cell's block.
+"""The steering's fast path: the sums of a plain boid's flockmates, read straight off a
+copy of the boids of its cell and the 8 round it.
 
 Most boids of most flocks are plain: their search stays within their cell and the 8 round
-it (`shoal.systems.core.vision.one_ring_block`), every boid there is of their own species,
-which they flock with, none is alarmed, no cap can bite (the block holds no more boids than
-the cap), no two stand on one spot, and they steer in the `reynolds` or `accumulate` style.
-For them the general path (`vision.seen` writes the neighbours it sees into a list; the
-steering reads the list back and sorts each by relation) does work that cannot change the
-result. This loop instead tests every boid of the block and adds up those seen at once, with
-no branch: the compiler runs it on several candidates at a time (SIMD). It sums in another
-order than the general path (`fastmath` reassociation), so a plain boid's sums can differ
-from the general path's in the last bits; the result is still the same for any thread
-count, since a boid's path and sums depend only on the step's state.
+it, every boid there is of their own species, which they flock with, none is alarmed, no
+cell is crowded (`vision.CELL_SAMPLE`), no cap can bite (those cells hold no more boids
+than the cap), no two stand on one spot, and they steer in the `reynolds` or `accumulate`
+style. For them the general path (`vision.seen` writes the neighbours it sees into a list;
+the steering reads the list back and sorts each by relation) does work that cannot change
+the result. This loop instead tests every boid of the block (copied once per cell,
+`steering.kernel._plain_block`) and adds up those seen at once, with no branch: the
+compiler runs it on several candidates at a time (SIMD). It sums in another order than the
+general path (`fastmath` reassociation), so a plain boid's sums can differ from the general
+path's in the last bits; the result is still the same for any thread count, since a boid's
+path and sums depend only on the step's state.
 """
 
 import math
@@ -35,10 +36,10 @@ NO_SUMS: PlainSums = (0, 0.0, 0.0, 0, 0.0, 0.0, 0, 0.0, 0.0)
 @numba.njit(cache=True, nogil=True, fastmath=_SIMD, error_model="numpy")
 def plain_sums(
     m: int,
-    near_lx: FloatArray,
-    near_ly: FloatArray,
-    near_vx: FloatArray,
-    near_vy: FloatArray,
+    xs: FloatArray,
+    ys: FloatArray,
+    vxs: FloatArray,
+    vys: FloatArray,
     xi: float,
     yi: float,
     view: tuple[float, bool, float, float],
@@ -49,10 +50,11 @@ def plain_sums(
     and how many of them stand exactly there (1: the boid itself; more: the general path
     must run, which gives coincident boids their own push).
 
-    Positions are the block's local ones (`Seen.near_lx`, `near_ly`: no wrapping needed).
-    `view` is (cos of half the field of view, sees all round, unit heading x, y); `radii`
-    (perception, alignment, separation); `falloff_power` 0, 1 or 2: the separation push
-    of a neighbour at distance d grows as (radius / d) ** power (capped, as `styles.push`).
+    `xs`, `ys`, `vxs`, `vys` are the block's positions (the nearest images: offsets need
+    no wrapping) and velocities (`Seen.plain_x`...). `view` is (cos of half the field of
+    view, sees all round, unit heading x, y); `radii` (perception, alignment, separation);
+    `falloff_power` 0, 1 or 2: the separation push of a neighbour at distance d grows as
+    (radius / d) ** power (capped, as `styles.push`).
     """
     cos_half, all_round, hx, hy = view
     perception, align_radius, sep_radius = radii
@@ -61,8 +63,8 @@ def plain_sums(
     count = aligned = separated = here = 0
     sum_dx = sum_dy = sum_vx = sum_vy = sep_x = sep_y = 0.0
     for t in range(m):
-        dx = near_lx[t] - xi
-        dy = near_ly[t] - yi
+        dx = xs[t] - xi
+        dy = ys[t] - yi
         d2 = dx * dx + dy * dy
         d = math.sqrt(d2)
         here += d2 == 0.0
@@ -72,8 +74,8 @@ def plain_sums(
         sum_dy += dy if seen else 0.0
         lined = seen & (d < align_radius)
         aligned += lined
-        sum_vx += near_vx[t] if lined else 0.0
-        sum_vy += near_vy[t] if lined else 0.0
+        sum_vx += vxs[t] if lined else 0.0
+        sum_vy += vys[t] if lined else 0.0
         close = seen & (d < sep_radius)
         separated += close
         # The push of `styles.push` is -(dx, dy) / d × min((radius / d) ** power, cap), or
