@@ -20,13 +20,8 @@ import numba
 from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.species_table import P_MAX_SPEED, P_MIN_SPEED
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.obstacles.shape_kernel import (
-    Geometry,
-    containing,
-    exit_one,
-    first_hit,
-    shallowest,
-)
+from shoal.systems.obstacles.query_kernel import containing, first_hit, shallowest
+from shoal.systems.obstacles.shape_kernel import Geometry, exit_one
 
 SKIN = 1e-3
 """How far outside the surface a pushed-out boid is put (px)."""
