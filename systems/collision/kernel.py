@@ -171,14 +171,18 @@ def _nearest_free(
     """The nearest of the field's free points and the points along the world's edge that
     lies in the world and outside every obstacle: squared distance (inf: none) and point."""
     best, best_x, best_y = math.inf, px, py
+    # On a torus the right and top edges are the left and bottom ones: look a hair inside
+    # them instead, or room along them (a corner left free by a big circle) is never seen.
+    right = width - SKIN if boundary == BOUNDARY_WRAP else width
+    top = height - SKIN if boundary == BOUNDARY_WRAP else height
     for k in range(free.shape[0] + 4 * (_EDGE_POINTS + 1)):
         if k < free.shape[0]:
             x, y = free[k, 0], free[k, 1]
         else:  # round the world's edge, corners included
             e = k - free.shape[0]
             side, t = e // (_EDGE_POINTS + 1), (e % (_EDGE_POINTS + 1)) / _EDGE_POINTS
-            x = left + (t * width if side < 2 else (0.0 if side == 2 else width))
-            y = bottom + (t * height if side >= 2 else (0.0 if side == 0 else height))
+            x = left + (t * right if side < 2 else (0.0 if side == 2 else right))
+            y = bottom + (t * top if side >= 2 else (0.0 if side == 0 else top))
         d2 = (x - px) * (x - px) + (y - py) * (y - py)
         if d2 >= best:
             continue
