@@ -92,6 +92,12 @@ def _cruise(vx: float, vy: float, cruise: float, rate: float, dt: float) -> tupl
     return vx / speed * change, vy / speed * change
 
 
+# Below this speed (px/s) a velocity is scaled by _TINY_SCALE before it is brought up to
+# min_speed (at most LARGEST): 1e6 / (5e-324 · 2**600) is still finite.
+_TINY_SPEED = 1e-150
+_TINY_SCALE = 2.0**600
+
+
 @numba.njit(cache=True, nogil=True)
 def speed_limit(s: int, params: FloatArray, old_speed: float, burst: float, dt: float) -> float:
     """The highest speed a boid may have after this step: max speed × burst factor in a burst
@@ -176,6 +182,12 @@ def advance(
         nvy *= top / new_speed
     elif new_speed < min_speed:
         if new_speed > 0.0:
+            if new_speed < _TINY_SPEED:
+                # min_speed / new_speed overflows to inf for a subnormal speed (a boid that
+                # stopped dead in a corner went to ±inf px/s): scale the velocity up by a
+                # power of two first, which keeps its heading exactly.
+                nvx, nvy = nvx * _TINY_SCALE, nvy * _TINY_SCALE
+                new_speed = math.hypot(nvx, nvy)
             nvx *= min_speed / new_speed
             nvy *= min_speed / new_speed
         elif old_speed > 0.0:
