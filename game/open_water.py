@@ -1,46 +1,219 @@
-"""Keeping the sharks in open water: a host processor that pushes them off the rocks.
+"""Keeping the sharks in open water and apart: a host processor for the game's sharks.
 
-The obstacle stage keeps every boid out of the rocks, but a shark chasing fish into a
-crevice still presses against the rock, its long body drawn over it. This processor adds a
-push away from the nearest rock to each shark inside a clearance band round the rocks,
-growing as the shark goes deeper into the band. Sharks are few (a handful a level), so one
-exact surface query a step for them costs microseconds.
+The obstacle stage keeps every boid out of the rocks, but it steers by the rock in front of
+a boid, and a shark's long body needs more room than a fish's. A shark that swam into a
+crevice (the caves' boulder leans on the floor) met two rock faces whose pushes point
+opposite ways: pushed off the nearest rock only, it was pushed up one step and down the
+next, its turn went left then right, and it sat there, nose in the rock, for tens of seconds.
+
+So the push here comes from a map of the whole tank, `OpenWaterMap`, built once per set of
+rocks on the flock's navigation raster: for every cell, how far it is, round the rocks,
+from open water (water at least `clearance` from any rock or tank wall). A shark closer to
+a rock than that is pushed down the map, which points along a crevice towards its mouth
+(both faces at once), out of a dead end, and straight off a plain wall. A shark facing away
+from where the map points turns round on one side, kept until it is out, so that pushes
+from either side of it can never undo its turn. Sharks also keep a body length apart, and
+two that meet head on both turn to their right, as ships do, and pass.
+
+Sharks are few (a handful a level): their work is a few vectorised reads a step.
 """
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 import esper
 import numpy as np
 
-from shoal.systems import Flock, obstacle_field
-from shoal.systems.obstacles.field import surface
+from shoal.systems import Flock, navigator, obstacle_field
+from shoal.systems.core.store import FloatArray
+from shoal.systems.obstacles.field import ObstacleField, surface
+from shoal.systems.obstacles.flow_kernel import march
 
 CLEARANCE = 60.0
-"""px: a shark this close to a rock's surface is pushed away from it (about half its length)."""
+"""px: water this far from every rock and tank wall is open (about half a shark's length)."""
 PUSH = 1500.0
-"""px/s²: the push at the rock's surface (more than a shark's steering force, so it wins)."""
+"""px/s²: the push towards open water at a rock's surface (more than a shark's steering)."""
+SPACING = 130.0
+"""px: sharks keep at least this far apart, centre to centre (a shark is drawn 125 px long)."""
+SPACING_REACH = 1.5
+"""Sharks begin to push apart this many `SPACING`s apart: early enough to turn away."""
+SPACING_PUSH = 2000.0
+"""px/s²: how hard two sharks `SPACING` apart push apart (none at the reach, up to twice as
+hard nearer)."""
+BEHIND = 0.5
+"""A direction within 30° of straight behind a shark (|sin| below this) is behind it: it
+turns round on the side it chose before."""
+RIGHT = -1.0
+"""The side two sharks meeting head on both turn to (+1 is left)."""
+ROCK_COST = 5.0
+"""How much more a px through rock costs on the map than a px of water: the map goes on
+inside the rocks (a shark pressed onto a surface still reads a way out), steeply."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenWaterMap:
+    """How far each cell of the tank is from open water, and which way that is.
+
+    Attributes:
+        field: the rocks it was made from.
+        left, bottom: the world's lower-left corner.
+        cell_w, cell_h: a cell's size (px).
+        wrap: whether the world is a torus.
+        distance: (ny, nx) px from open water, round the rocks (0 in open water).
+        slope: (ny, nx, 2) the distance's gradient (uphill, away from open water).
+    """
+
+    field: ObstacleField
+    left: float
+    bottom: float
+    cell_w: float
+    cell_h: float
+    wrap: bool
+    distance: FloatArray
+    slope: FloatArray
+
+    def way_out(self, points: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Per point, the px from open water and the unit direction towards it ((0, 0) in
+        open water), read bilinearly between cell centres."""
+        ny, nx = self.distance.shape
+        u = (points[:, 0] - self.left) / self.cell_w - 0.5
+        v = (points[:, 1] - self.bottom) / self.cell_h - 0.5
+        x0, y0 = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
+        fx, fy = u - x0, v - y0
+        if self.wrap:
+            xs, ys = (x0 % nx, (x0 + 1) % nx), (y0 % ny, (y0 + 1) % ny)
+        else:  # beyond the outer cell centres the edge cell's values hold
+            xs = (x0.clip(0, nx - 1), (x0 + 1).clip(0, nx - 1))
+            ys = (y0.clip(0, ny - 1), (y0 + 1).clip(0, ny - 1))
+        distance, slope = np.zeros(len(points)), np.zeros((len(points), 2))
+        for cx, cy, w in ((xs[0], ys[0], (1 - fx) * (1 - fy)), (xs[1], ys[0], fx * (1 - fy)),
+                          (xs[0], ys[1], (1 - fx) * fy), (xs[1], ys[1], fx * fy)):  # fmt: skip
+            distance += w * self.distance[cy, cx]
+            slope += w[:, None] * self.slope[cy, cx]
+        length = np.hypot(slope[:, 0], slope[:, 1])
+        down = np.where(length[:, None] > 1e-9, -slope / np.maximum(length, 1e-9)[:, None], 0.0)
+        return distance, down
+
+
+def open_water_map(flock: Flock, clearance: float = CLEARANCE) -> OpenWaterMap:
+    """The open-water map of the flock's tank (see `OpenWaterMap`), on its navigation raster:
+    each cell's clearance is its centre's exact distance to the nearest rock (and, in a
+    box, to the tank's walls); open water is every cell with `clearance` or more (the most
+    open cells, if no cell has that much); a fast march from them gives the rest."""
+    grid = navigator(flock).grid
+    config = flock.config
+    iy, ix = np.mgrid[0 : grid.ny, 0 : grid.nx]
+    centres = np.column_stack(
+        ((ix.ravel() + 0.5) * grid.cell_w, (iy.ravel() + 0.5) * grid.cell_h)
+    )  # measured from the world's corner
+    room = np.full(len(centres), math.inf)
+    if len(grid.field):
+        room = surface(grid.field, centres + np.array([grid.left, grid.bottom])).distance
+    if not config.wraps:
+        walls = np.minimum(centres, (grid.width, grid.height) - centres).min(axis=1)
+        room = np.minimum(room, walls)
+    room = room.reshape(grid.ny, grid.nx)
+    open_cells = room >= min(clearance, float(room.max()))
+    cost = np.where(room > 0.0, 1.0, ROCK_COST)
+    distance = np.where(open_cells, 0.0, math.inf)
+    march(grid.links, np.zeros(room.shape, np.uint8), cost, distance, grid.cell_w, grid.cell_h,
+          math.inf, np.zeros(0, np.int64))  # fmt: skip
+    distance[~np.isfinite(distance)] = 0.0  # cut off from all water: nowhere better to go
+    return OpenWaterMap(grid.field, grid.left, grid.bottom, grid.cell_w, grid.cell_h,
+                        grid.wrap, distance, _gradient(distance, grid.cell_w, grid.cell_h,
+                                                       grid.wrap))  # fmt: skip
+
+
+def _gradient(values: FloatArray, cell_w: float, cell_h: float, wrap: bool) -> FloatArray:
+    """(ny, nx, 2) central differences of `values` (round a torus, one-sided at a box's
+    edges)."""
+    if wrap:
+        gx = (np.roll(values, -1, axis=1) - np.roll(values, 1, axis=1)) / (2 * cell_w)
+        gy = (np.roll(values, -1, axis=0) - np.roll(values, 1, axis=0)) / (2 * cell_h)
+    else:
+        gx = np.gradient(values, cell_w, axis=1) if values.shape[1] > 1 else 0 * values
+        gy = np.gradient(values, cell_h, axis=0) if values.shape[0] > 1 else 0 * values
+    return np.stack((gx, gy), axis=-1)
 
 
 class OpenWaterSystem(esper.Processor):
-    """Pushes the boids of one species away from rocks closer than `clearance` (px)."""
+    """Keeps the boids of one species in open water and `spacing` px apart (see the module
+    docstring); runs after seeking, before the obstacle stage."""
 
     def __init__(self, flock: Flock, species: str, clearance: float = CLEARANCE,
-                 push: float = PUSH) -> None:  # fmt: skip
+                 push: float = PUSH, spacing: float = SPACING,
+                 spacing_push: float = SPACING_PUSH) -> None:  # fmt: skip
         self.flock = flock
         self.species = flock.species.index(species)
-        self.clearance = clearance
-        self.push = push
+        self.clearance, self.push = clearance, push
+        self.spacing, self.spacing_push = spacing, spacing_push
+        self.map: OpenWaterMap | None = None
+        self._sides: dict[int, float] = {}  # entity: the side it turns round on (+1: left)
 
     def process(self, *args: Any) -> None:
-        """Add this step's push to the accelerations (before the obstacle stage)."""
-        field = obstacle_field(self.flock)
+        """Add this step's pushes to the accelerations."""
         store = self.flock.store
         rows = np.flatnonzero(store.species == self.species)
-        if not len(field) or not len(rows):
+        if not len(rows):
             return
-        near = surface(field, store.positions[rows])
-        depth = 1.0 - near.distance / self.clearance  # 0 at the band's edge, 1 at the surface
-        pushed = depth > 0.0
-        store.accelerations[rows[pushed]] += (
-            near.normals[pushed] * (self.push * np.minimum(depth[pushed], 2.0))[:, None]
-        )
+        field = obstacle_field(self.flock)
+        if self.map is None or self.map.field is not field:
+            self.map = open_water_map(self.flock, self.clearance)
+        positions, velocities = store.positions[rows], store.velocities[rows]
+        heading = _unit(velocities)
+        distance, out = self.map.way_out(positions)
+        strength = self.push * np.minimum(distance / self.clearance, 2.0)
+        entities = store.entities[rows].tolist()
+        kept = np.array([self._sides.get(entity, 1.0) for entity in entities])
+        push, sides = _turn_towards(heading, out, strength, kept)
+        # Remembered while pushed, forgotten in open water.
+        self._sides = {
+            entity: side for entity, side, s in zip(entities, sides, strength, strict=True) if s > 0
+        }
+        apart, strength = self._apart(positions)
+        push += _turn_towards(heading, apart, strength, np.full(len(rows), RIGHT))[0]
+        store.accelerations[rows] += push
+
+    def _apart(self, positions: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Per boid, the unit direction away from the others it is too close to (their
+        pushes summed) and the push's strength: the shortest way round a torus."""
+        offsets = positions[:, None, :] - positions[None, :, :]
+        config = self.flock.config
+        if config.wraps:
+            size = np.array([config.width, config.height])
+            offsets -= np.rint(offsets / size) * size
+        gaps = np.hypot(offsets[..., 0], offsets[..., 1])
+        np.fill_diagonal(gaps, math.inf)
+        reach = SPACING_REACH * self.spacing
+        closeness = np.clip((reach - gaps) / (reach - self.spacing), 0.0, 2.0)
+        away = (offsets / np.maximum(gaps, 1e-9)[..., None] * closeness[..., None]).sum(axis=1)
+        return _unit(away), self.spacing_push * closeness.max(axis=1, initial=0.0)
+
+
+def _unit(vectors: FloatArray) -> FloatArray:
+    """Unit vectors ((0, 0) stays (0, 0))."""
+    length = np.hypot(vectors[:, 0], vectors[:, 1])
+    unit: FloatArray = np.where(
+        length[:, None] > 1e-9, vectors / np.maximum(length, 1e-9)[:, None], 0.0
+    )
+    return unit
+
+
+def _turn_towards(heading: FloatArray, want: FloatArray, strength: FloatArray,
+                  sides: FloatArray) -> tuple[FloatArray, FloatArray]:  # fmt: skip
+    """Accelerations of `strength` towards `want`, and the side each boid turns on.
+
+    A boid heading away from `want` (more than a right angle) is also pushed sideways, so
+    that it turns round: towards the side `want` lies on, or where `want` is nearly straight
+    behind it, to its `sides` (+1 left, -1 right). A push straight back only slows a boid
+    down to its minimum speed, and there any sideways push, however small, would decide
+    its turn: one that flips from step to step (two rock faces) would undo it each time.
+    """
+    push = want * strength[:, None]
+    cross = heading[:, 0] * want[:, 1] - heading[:, 1] * want[:, 0]
+    sides = np.where(np.abs(cross) >= BEHIND, np.sign(cross), sides)
+    away = (heading * want).sum(axis=1) < 0.0
+    left = np.column_stack((-heading[:, 1], heading[:, 0]))
+    push[away] += left[away] * (sides[away] * strength[away])[:, None]
+    return push, sides

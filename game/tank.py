@@ -46,11 +46,13 @@ FISH = Species(
     cohesion_weight=2.0, max_force=400.0, leader_weight=0.6, food_weight=2.0, fear_radius=120,
 )  # fmt: skip
 # Sharks hunt alone: no alignment or cohesion, and each keeps away from the others out to its
-# perception radius (the "avoid" relation, set in Tank), so two sharks after the same fish
-# never stack. A long look-ahead, a strong obstacle weight, a quick turn and OpenWaterSystem
-# keep them off the rocks: measured over 60 s of each level (autopilot, seed 1), sharks stay
-# over 80 px apart (they came within 3 px before) and spend 0-8 % of the time within 25 px
-# of a rock (caves 8 %, kelp 5 %, open water 0 %; it was ~50 % in the caves before).
+# perception radius (the "avoid" relation, set in Tank). A long look-ahead, a strong obstacle
+# weight and a quick turn keep them off the rocks; OpenWaterSystem (game/open_water.py)
+# keeps them in open water and a shark's length apart. Measured over 30 s (autopilot) on
+# caves seeds 0-4, kelp 0-2 and open water 0-2: no shark stays within 20 px of a spot for
+# more than 1.3 s (a U-turn at its minimum speed; before, sharks sat pinned in a crevice of
+# the caves for 6-19 s), sharks at least 146 px apart (59-97 px before) and within 25 px of a
+# rock 0-4 % of the time.
 SHARK = Species(
     "shark", min_speed=40, max_speed=125, max_force=260, max_turn_rate=240,
     perception_radius=150, separation_radius=120, separation_weight=3.0, alignment_weight=0.0,
