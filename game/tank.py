@@ -32,6 +32,9 @@ from shoal.systems.metrics import group_count, mean_nn_distance, milling, polari
 from shoal.systems.obstacles.field import surface
 
 DT = 1.0 / 60.0
+MIN_FISH = 1
+"""The fewest fish the game offers (--fish, the panel's slider): a tank of none has no one
+to eat the food, and a level without a time limit could never end."""
 MAX_FISH = 2000
 """The most fish the game offers (--fish, the panel's slider): what it can run at 60 steps
 a second on a 2-core machine, drawing included (benchmarks/game_frames.py measures it)."""
@@ -137,6 +140,8 @@ class Tank:
         leader: bool = True,
         autopilot: bool = False,
     ) -> None:
+        if fish is not None and not MIN_FISH <= fish <= MAX_FISH:
+            raise ValueError(f"Tank: fish must be in {MIN_FISH}..{MAX_FISH}, got {fish}")
         self.level = level
         self.autopilot = autopilot
         self.world = f"tank-{next(_worlds)}"
@@ -361,7 +366,10 @@ class Tank:
 
     def _check_goal(self) -> None:
         goal, fish = self.goal, self.fish
-        if fish < goal.min_fish:
+        if fish == 0:  # whatever the goal: a level that keeps 0 fish would never end
+            self.status = "lost"
+            self.reason = "No fish left: the sharks ate the whole school."
+        elif fish < goal.min_fish:
             self.status = "lost"
             self.reason = f"Too few fish left: {fish} of the {goal.min_fish} needed."
         elif self.food_eaten >= goal.food_to_eat:

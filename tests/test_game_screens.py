@@ -6,6 +6,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import arcade
@@ -52,6 +53,24 @@ def test_game_over_says_why_and_offers_r_and_n(window: arcade.Window) -> None:
     view.on_key_press(arcade.key.R, 0)
     assert view.tank.status == "playing" and view.card() is None
     view.tank.close()
+
+
+def test_a_level_that_keeps_no_fish_still_ends_when_the_last_is_eaten() -> None:
+    tank = Tank(load_level("reef"), seed=5)
+    try:
+        tank.goal = replace(tank.goal, min_fish=0, time_limit=0.0)  # a level file may say so
+        store = tank.flock.store
+        tank.flock.despawn(store.entities[store.species == 0].copy())
+        tank.step(DT)
+        assert (tank.status, tank.reason) == ("lost", "No fish left: the sharks ate the whole "
+                                              "school.")  # fmt: skip
+    finally:
+        tank.close()
+
+
+def test_a_tank_of_no_fish_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"fish must be in 1\.\.2000"):
+        Tank(load_level("reef"), fish=0)
 
 
 def test_time_up_is_the_reason_on_a_timed_level(window: arcade.Window) -> None:
