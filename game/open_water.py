@@ -60,8 +60,8 @@ class OpenWaterMap:
         left, bottom: the world's lower-left corner.
         cell_w, cell_h: a cell's size (px).
         wrap: whether the world is a torus.
-        distance: (ny, nx) px from open water, round the rocks (0 in open water).
-        slope: (ny, nx, 2) the distance's gradient (uphill, away from open water).
+        values: (ny, nx, 3): per cell, the px from open water round the rocks (0 in open
+            water), and that distance's gradient (x, y: uphill, away from open water).
     """
 
     field: ObstacleField
@@ -70,30 +70,31 @@ class OpenWaterMap:
     cell_w: float
     cell_h: float
     wrap: bool
-    distance: FloatArray
-    slope: FloatArray
+    values: FloatArray
+
+    def read(self, points: FloatArray) -> FloatArray:
+        """Per point, the px from open water and the gradient ((n, 3) as `values`), read
+        bilinearly between cell centres; `way_out` turns the gradient into a direction."""
+        ny, nx = self.values.shape[:2]
+        u = (points[:, 0] - self.left) / self.cell_w - 0.5
+        v = (points[:, 1] - self.bottom) / self.cell_h - 0.5
+        x0, y0 = np.floor(u), np.floor(v)
+        fx, fy = u - x0, v - y0
+        ix = np.stack((x0, x0 + 1, x0, x0 + 1)).astype(np.int64)  # the 4 corners
+        iy = np.stack((y0, y0, y0 + 1, y0 + 1)).astype(np.int64)
+        if self.wrap:
+            ix, iy = ix % nx, iy % ny
+        else:  # beyond the outer cell centres the edge cell's values hold
+            ix, iy = np.minimum(np.maximum(ix, 0), nx - 1), np.minimum(np.maximum(iy, 0), ny - 1)
+        weights = np.stack(((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy))
+        read: FloatArray = (self.values[iy, ix] * weights[..., None]).sum(axis=0)
+        return read
 
     def way_out(self, points: FloatArray) -> tuple[FloatArray, FloatArray]:
         """Per point, the px from open water and the unit direction towards it ((0, 0) in
-        open water), read bilinearly between cell centres."""
-        ny, nx = self.distance.shape
-        u = (points[:, 0] - self.left) / self.cell_w - 0.5
-        v = (points[:, 1] - self.bottom) / self.cell_h - 0.5
-        x0, y0 = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
-        fx, fy = u - x0, v - y0
-        if self.wrap:
-            xs, ys = (x0 % nx, (x0 + 1) % nx), (y0 % ny, (y0 + 1) % ny)
-        else:  # beyond the outer cell centres the edge cell's values hold
-            xs = (x0.clip(0, nx - 1), (x0 + 1).clip(0, nx - 1))
-            ys = (y0.clip(0, ny - 1), (y0 + 1).clip(0, ny - 1))
-        distance, slope = np.zeros(len(points)), np.zeros((len(points), 2))
-        for cx, cy, w in ((xs[0], ys[0], (1 - fx) * (1 - fy)), (xs[1], ys[0], fx * (1 - fy)),
-                          (xs[0], ys[1], (1 - fx) * fy), (xs[1], ys[1], fx * fy)):  # fmt: skip
-            distance += w * self.distance[cy, cx]
-            slope += w[:, None] * self.slope[cy, cx]
-        length = np.hypot(slope[:, 0], slope[:, 1])
-        down = np.where(length[:, None] > 1e-9, -slope / np.maximum(length, 1e-9)[:, None], 0.0)
-        return distance, down
+        open water)."""
+        read = self.read(points)
+        return read[:, 0], -_unit(read[:, 1:])
 
 
 def open_water_map(flock: Flock, clearance: float = CLEARANCE) -> OpenWaterMap:
@@ -120,9 +121,9 @@ def open_water_map(flock: Flock, clearance: float = CLEARANCE) -> OpenWaterMap:
     march(grid.links, np.zeros(room.shape, np.uint8), cost, distance, grid.cell_w, grid.cell_h,
           math.inf, np.zeros(0, np.int64))  # fmt: skip
     distance[~np.isfinite(distance)] = 0.0  # cut off from all water: nowhere better to go
+    slope = _gradient(distance, grid.cell_w, grid.cell_h, grid.wrap)
     return OpenWaterMap(grid.field, grid.left, grid.bottom, grid.cell_w, grid.cell_h,
-                        grid.wrap, distance, _gradient(distance, grid.cell_w, grid.cell_h,
-                                                       grid.wrap))  # fmt: skip
+                        grid.wrap, np.dstack((distance, slope)))  # fmt: skip
 
 
 def _gradient(values: FloatArray, cell_w: float, cell_h: float, wrap: bool) -> FloatArray:
@@ -160,10 +161,15 @@ class OpenWaterSystem(esper.Processor):
         field = obstacle_field(self.flock)
         if self.map is None or self.map.field is not field:
             self.map = open_water_map(self.flock, self.clearance)
-        positions, velocities = store.positions[rows], store.velocities[rows]
-        heading = _unit(velocities)
-        distance, out = self.map.way_out(positions)
-        strength = self.push * np.minimum(distance / self.clearance, 2.0)
+        positions = store.positions[rows]
+        read = self.map.read(positions)
+        strength = self.push * np.minimum(read[:, 0] / self.clearance, 2.0)
+        apart, crowding = self._apart(positions)
+        if not (strength.any() or crowding.any()):
+            self._sides.clear()
+            return  # the usual case: every shark in open water, away from the others
+        out = -_unit(read[:, 1:])
+        heading = _unit(store.velocities[rows])
         entities = store.entities[rows].tolist()
         kept = np.array([self._sides.get(entity, 1.0) for entity in entities])
         push, sides = _turn_towards(heading, out, strength, kept)
@@ -171,13 +177,14 @@ class OpenWaterSystem(esper.Processor):
         self._sides = {
             entity: side for entity, side, s in zip(entities, sides, strength, strict=True) if s > 0
         }
-        apart, strength = self._apart(positions)
-        push += _turn_towards(heading, apart, strength, np.full(len(rows), RIGHT))[0]
+        push += _turn_towards(heading, apart, crowding, np.full(len(rows), RIGHT))[0]
         store.accelerations[rows] += push
 
     def _apart(self, positions: FloatArray) -> tuple[FloatArray, FloatArray]:
         """Per boid, the unit direction away from the others it is too close to (their
         pushes summed) and the push's strength: the shortest way round a torus."""
+        if len(positions) < 2:
+            return np.zeros_like(positions), np.zeros(len(positions))
         offsets = positions[:, None, :] - positions[None, :, :]
         config = self.flock.config
         if config.wraps:
@@ -186,7 +193,7 @@ class OpenWaterSystem(esper.Processor):
         gaps = np.hypot(offsets[..., 0], offsets[..., 1])
         np.fill_diagonal(gaps, math.inf)
         reach = SPACING_REACH * self.spacing
-        closeness = np.clip((reach - gaps) / (reach - self.spacing), 0.0, 2.0)
+        closeness = np.minimum(np.maximum((reach - gaps) / (reach - self.spacing), 0.0), 2.0)
         away = (offsets / np.maximum(gaps, 1e-9)[..., None] * closeness[..., None]).sum(axis=1)
         return _unit(away), self.spacing_push * closeness.max(axis=1, initial=0.0)
 
