@@ -123,6 +123,28 @@ def test_a_won_level_keeps_its_best_score_between_runs(window: arcade.Window,
     view.tank.close()
 
 
+def test_a_lost_level_keeps_its_best_try_until_it_is_won(window: arcade.Window,
+                                                         tmp_path: Path) -> None:  # fmt: skip
+    path, key = tmp_path / "best.json", level_names()[0]
+    view = view_of(window, records=Records(path))
+    view.tank.food_eaten = 2  # 20 points, then the sharks' work
+    view.tank.flock.despawn(view.tank.flock.entities[: view.tank.fish - 1].copy())
+    view.on_update(DT)
+    card = view.card()
+    assert view.tank.status == "lost" and card is not None
+    assert "Score 20 (your best try yet!)" in card.lines
+    view.tank.close()
+    assert (Records(path).best_of(key), Records(path).tried_of(key)) == (None, 20)
+    view = view_of(window, records=Records(path))
+    view.intro, view._waiting = True, True
+    intro = view.card()
+    assert intro is not None and "Your best try here: 20 (not won yet)" in intro.lines
+    view._waiting = False
+    win_now(view)
+    assert (Records(path).best_of(key), Records(path).tried_of(key)) == (view.tank.score, None)
+    view.tank.close()
+
+
 def test_a_run_changed_with_the_panel_is_practice_and_not_kept(window: arcade.Window,
                                                                tmp_path: Path) -> None:  # fmt: skip
     records = Records(tmp_path / "best.json")
@@ -145,6 +167,9 @@ def test_records_survive_a_broken_or_unwritable_file(tmp_path: Path) -> None:
     records = Records(broken)
     assert records.best == {} and "not valid JSON" in records.problem
     assert records.add("reef", 10) and Records(broken).best_of("reef") == 10
+    first_version = tmp_path / "old.json"
+    first_version.write_text('{"reef": 30, "kelp": "x"}')  # wins only, one entry spoiled
+    assert Records(first_version).best == {"reef": 30}
     blocked = Records(Path("/proc/shoal-test/best.json"))
     assert blocked.add("reef", 5) and blocked.best_of("reef") == 5  # kept for the session
     assert "cannot save" in blocked.problem
