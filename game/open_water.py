@@ -1,4 +1,4 @@
-"""Keeping the sharks in open water and apart: a host processor for the game's sharks.
+"""Keeping the sharks in open water and apart, and the fish off the rocks: host processors.
 
 The obstacle stage keeps every boid out of the rocks, but it steers by the rock in front of
 a boid, and a shark's long body needs more room than a fish's. A shark that swam into a
@@ -11,11 +11,13 @@ rocks on the flock's navigation raster: for every cell, how far it is, round the
 from open water (water at least `clearance` from any rock or tank wall). A shark closer to
 a rock than that is pushed down the map, which points along a crevice towards its mouth
 (both faces at once), out of a dead end, and straight off a plain wall. A shark facing away
-from where the map points turns round on one side, kept until it is out, so that pushes
-from either side of it can never undo its turn. Sharks also keep a body length apart, and
-two that meet head on both turn to their right, as ships do, and pass.
+from where the map points turns round: to the side the way out lies on or, where it lies
+straight behind, to the side it chose before, so that pushes from either side of it can
+never undo its turn. Sharks also keep a body length apart, and two that meet head on both
+turn to their right, as ships do, and pass.
 
 Sharks are few (a handful a level): their work is a few vectorised reads a step.
+`RoomSystem` does the same for fish with a smaller clearance, on the fish near a rock only.
 """
 
 import math
@@ -24,6 +26,7 @@ from typing import Any
 
 import esper
 import numpy as np
+import numpy.typing as npt
 
 from shoal.systems import Flock, navigator, obstacle_field
 from shoal.systems.core.store import FloatArray
@@ -108,13 +111,13 @@ def open_water_map(flock: Flock, clearance: float = CLEARANCE) -> OpenWaterMap:
     centres = np.column_stack(
         ((ix.ravel() + 0.5) * grid.cell_w, (iy.ravel() + 0.5) * grid.cell_h)
     )  # measured from the world's corner
-    room = np.full(len(centres), math.inf)
+    flat_room = np.full(len(centres), math.inf)
     if len(grid.field):
-        room = surface(grid.field, centres + np.array([grid.left, grid.bottom])).distance
+        flat_room = surface(grid.field, centres + np.array([grid.left, grid.bottom])).distance
     if not config.wraps:
         walls = np.minimum(centres, (grid.width, grid.height) - centres).min(axis=1)
-        room = np.minimum(room, walls)
-    room = room.reshape(grid.ny, grid.nx)
+        flat_room = np.minimum(flat_room, walls)
+    room = flat_room.reshape(grid.ny, grid.nx)
     open_cells = room >= min(clearance, float(room.max()))
     cost = np.where(room > 0.0, 1.0, ROCK_COST)
     distance = np.where(open_cells, 0.0, math.inf)
@@ -224,3 +227,70 @@ def _turn_towards(heading: FloatArray, want: FloatArray, strength: FloatArray,
     left = np.column_stack((-heading[:, 1], heading[:, 0]))
     push[away] += left[away] * (sides[away] * strength[away])[:, None]
     return push, sides
+
+
+ROOM = 8.0
+"""px: fish keep this clear of rocks and plants (about half a fish's length)."""
+ROOM_PUSH = 3000.0
+"""px/s²: the push off a rock at its surface: more than a crowd's separation (a fish's
+`max_force`) and its goals together, so that a crowd never presses fish onto a rock."""
+
+
+class RoomSystem(esper.Processor):
+    """Keeps the boids of one species `room` px clear of rocks and plants.
+
+    The obstacle stage steers a boid off the rock ahead of it, and the collision stage puts
+    one that ended a step inside a rock back on its surface. A crowd of 2,000 fish pressed
+    the fish at its edge sideways into rocks and into the pockets between a kelp's leaves,
+    step after step: put back on the same surface points, a tenth of the school lay on top
+    of each other there. This pushes them down an open-water map with `room` as its
+    clearance: off a rock, and out of a pocket too narrow for a fish.
+
+    Only the fish in cells near a rock are read (one index each; most of the school is in
+    open water).
+    """
+
+    def __init__(self, flock: Flock, species: str, room: float = ROOM,
+                 push: float = ROOM_PUSH) -> None:  # fmt: skip
+        self.flock = flock
+        self.species = flock.species.index(species)
+        self.room, self.push = room, push
+        self.map: OpenWaterMap | None = None
+        self._near: npt.NDArray[np.bool_] = np.zeros((0, 0), np.bool_)
+
+    def process(self, *args: Any) -> None:
+        """Add this step's pushes to the accelerations."""
+        field = obstacle_field(self.flock)
+        if not len(field):
+            return
+        if self.map is None or self.map.field is not field:
+            self.map = open_water_map(self.flock, self.room)
+            self._near = _dilated(self.map.values[..., 0] > 0.0, self.map.wrap)
+        store, near, room_map = self.flock.store, self._near, self.map
+        if not len(store):
+            return
+        # Which cell each boid is in: a few whole-array operations, no gathers.
+        cells = ((store.positions - (room_map.left, room_map.bottom))
+                 * (1.0 / room_map.cell_w, 1.0 / room_map.cell_h)).astype(np.int64)  # fmt: skip
+        np.clip(cells, 0, (near.shape[1] - 1, near.shape[0] - 1), out=cells)
+        rows = np.flatnonzero(near[cells[:, 1], cells[:, 0]] & (store.species == self.species))
+        distance, out = room_map.way_out(store.positions[rows])
+        pushed = distance > 0.0
+        rows, out = rows[pushed], out[pushed]
+        strength = self.push * np.minimum(distance[pushed] / self.room, 2.0)
+        heading = _unit(store.velocities[rows])
+        store.accelerations[rows] += _turn_towards(heading, out, strength,
+                                                   np.ones(len(rows)))[0]  # fmt: skip
+
+
+def _dilated(cells: npt.NDArray[np.bool_], wrap: bool) -> npt.NDArray[np.bool_]:
+    """`cells` grown by one cell each way (a point in a cell reads its neighbours too),
+    round the edges of a torus."""
+    if wrap:
+        rows = cells | np.roll(cells, 1, 0) | np.roll(cells, -1, 0)
+        grown: npt.NDArray[np.bool_] = rows | np.roll(rows, 1, 1) | np.roll(rows, -1, 1)
+        return grown
+    padded = np.pad(cells, 1)
+    rows = padded[:-2] | padded[1:-1] | padded[2:]
+    grown = rows[:, :-2] | rows[:, 1:-1] | rows[:, 2:]
+    return grown
