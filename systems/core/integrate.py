@@ -54,7 +54,8 @@ def draw_noise(
     sigma = params[species, P_HEADING_NOISE]
     if not np.any(sigma > 0.0):  # only species with no boids have noise
         return np.zeros(0)
-    return rng.standard_normal(len(species)) * sigma * math.sqrt(dt)
+    noise: FloatArray = rng.standard_normal(len(species)) * sigma * math.sqrt(dt)
+    return noise
 
 
 @numba.njit(cache=True, nogil=True)

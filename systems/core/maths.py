@@ -64,7 +64,8 @@ def wrap_offset(delta: float, size: float, inv_size: float) -> float:
     through int64 has no SIMD instruction (the loop ran 1.5× slower), and overflows beyond
     2**63.
     """
-    return delta - size * np.floor(delta * inv_size + 0.5)
+    offset: float = delta - size * np.floor(delta * inv_size + 0.5)
+    return offset
 
 
 @numba.njit(cache=True)

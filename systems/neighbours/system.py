@@ -26,11 +26,11 @@ class NeighbourSystem(FlockProcessor):
             store.velocities, store.species, store.alarm,
             (grid.wrap, *config.origin, config.width, config.height),
         )  # fmt: skip
-        cell, positions, velocities, species, alarm, *flat = slots
+        cell, positions, velocities, species, alarm, x, y, vx, vy, kinds, alarmed = slots
         step.cells = Cells(
             grid.order, cell, grid.cell_start, positions, velocities, species, alarm,
             grid.origin_x, grid.origin_y, grid.cell_w, grid.cell_h, grid.nx, grid.ny,
-            grid.wrap, config.width, config.height, *flat,
+            grid.wrap, config.width, config.height, x, y, vx, vy, kinds, alarmed,
         )  # fmt: skip
 
     def _cell_size(self) -> float:

@@ -16,6 +16,7 @@ before the next one looks.
 """
 
 import math
+from typing import cast
 
 import numba
 import numpy as np
@@ -73,7 +74,7 @@ from shoal.systems.steering.styles import zones as zones_style
 from shoal.systems.steering.threat import fleeing, flight
 
 _GOLDEN_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
-NO_PREY = np.int64(-1)  # typed: a literal -1 would give `_write` a second specialization
+NO_PREY = cast(int, np.int64(-1))  # typed: a literal -1 would give `_write` a second specialization
 RULES = ("separation", "alignment", "cohesion", "flee", "chase")
 """The rows of `rule_forces`, in order."""
 
