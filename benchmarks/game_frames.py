@@ -8,6 +8,9 @@ school moves as in play), runs some warm-up frames, then times `frames` frames o
 and prints the median and the 90th percentile in ms. Drawing itself (the GPU) is not
 included: it depends on the display, not on the flock. The kernels compile on the first
 run (about a minute) and are cached afterwards.
+
+``--markdown`` prints, after the measurements, the README's table: one row per level, one
+column per preset, each cell the medians at every fish count ("1.8 / 3.1 / 4.8").
 """
 
 import argparse
@@ -57,6 +60,19 @@ def frame_times(level_name: str, preset_name: str, fish: int, warm: int, frames:
         tank.close()
 
 
+def markdown(medians: dict[tuple[str, str, int], float], levels: list[str],
+             presets: list[str], fish: list[int]) -> str:  # fmt: skip
+    """The README's table of `medians` (ms by level, preset and fish count)."""
+    names = [("none (the game's fish)" if p == "none" else p) for p in presets]
+    counts = " / ".join(f"{n:,}" for n in fish)
+    lines = [f"| level ({counts} fish) | " + " | ".join(names) + " |",
+             "|---" * (len(presets) + 1) + "|"]  # fmt: skip
+    for level in levels:
+        cells = [" / ".join(f"{medians[level, p, n]:.1f}" for n in fish) for p in presets]
+        lines.append(f"| {level.replace('_', ' ')} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     """Parse the options, print one row per level × preset and one column per fish count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -66,6 +82,8 @@ def main() -> None:
     parser.add_argument("--fish", nargs="+", type=int, default=list(FISH_COUNTS))
     parser.add_argument("--warm", type=int, default=30, help="frames before timing")
     parser.add_argument("--frames", type=int, default=60, help="frames timed")
+    parser.add_argument("--markdown", action="store_true",
+                        help="then print the README's table (medians, ms)")  # fmt: skip
     args = parser.parse_args()
     window = arcade.Window(320, 240, "game frames", visible=False)  # the SpriteList's context
     print(f"kernels ready in {warm_up():.1f} s; median (p90) ms per frame, "
@@ -75,18 +93,22 @@ def main() -> None:
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
     worst = 0.0
+    medians: dict[tuple[str, str, int], float] = {}
     for level_name in args.levels:
         for preset_name in args.presets:
             cells = []
             for fish in args.fish:
                 times = frame_times(level_name, preset_name, fish, args.warm, args.frames)
                 median = statistics.median(times)
+                medians[level_name, preset_name, fish] = median
                 p90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else median
                 cells.append(f" {median:7.1f} ({p90:5.1f}) |")
                 if fish == max(args.fish):
                     worst = max(worst, median)
             print(f"| {level_name:<11} | {preset_name:<8} |" + "".join(cells), flush=True)
     print(f"worst median at {max(args.fish):,} fish: {worst:.1f} ms (budget {BUDGET_MS} ms)")
+    if args.markdown:
+        print(f"\n{markdown(medians, args.levels, args.presets, args.fish)}")
     window.close()
     sys.exit(0)
 

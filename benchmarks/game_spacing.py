@@ -2,10 +2,11 @@
 
 Run: ``python benchmarks/game_spacing.py`` (``--help`` for the options). For each level ×
 preset it builds the tank as the game does with `--fish` fish (the autopilot leads), runs
-`--seconds` of game time and prints the mean distance from each fish to its nearest
-neighbour (`shoal.systems.metrics.mean_nn_distance`), averaged over the last second, next
-to a fish's drawn body length. ``--set field=value`` overrides a fish species parameter
-(repeatable), to try settings without editing the game.
+`--seconds` of game time and prints the distance from each fish to its nearest neighbour
+at the end: its median and its 10th percentile (the crowded tenth: fish drawn on top of
+each other show there), and the mean (`shoal.systems.metrics.mean_nn_distance`) averaged
+over the last second, next to a fish's drawn body length. ``--set field=value`` overrides
+a fish species parameter (repeatable), to try settings without editing the game.
 """
 
 import argparse
@@ -13,6 +14,8 @@ import statistics
 import time
 from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from shoal.game.level import level_names, load_level
 from shoal.game.presets import PRESETS, preset
@@ -24,9 +27,21 @@ from shoal.systems.render.looks import FISH_SIZE
 BODY_LENGTH = FISH_SIZE[0] * 0.75  # the game draws fish at scale 0.75 (tank_view.LOOKS)
 
 
+def nearest_distances(points: np.ndarray, chunk: int = 500) -> np.ndarray:
+    """Each point's distance to its nearest other point (brute force, in chunks)."""
+    nearest = np.empty(len(points))
+    for start in range(0, len(points), chunk):
+        part = points[start : start + chunk]
+        gaps = np.hypot(*(part[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+        gaps[np.arange(len(part)), np.arange(start, start + len(part))] = np.inf
+        nearest[start : start + chunk] = gaps.min(axis=1)
+    return nearest
+
+
 def spacing(level_name: str, preset_name: str, fish: int, seconds: float,
-            overrides: dict[str, Any]) -> tuple[float, float]:  # fmt: skip
-    """Mean nearest-neighbour distance over the last simulated second, and ms per step."""
+            overrides: dict[str, Any]) -> tuple[float, float, float, float]:  # fmt: skip
+    """The median and 10th percentile of the nearest-neighbour distances at the end, the
+    mean over the last simulated second, and ms per step."""
     species = FISH if preset_name == "none" else preset(preset_name).species(FISH)
     species = replace(species, **overrides)
     tank = Tank(load_level(level_name), seed=1, fish=fish, species=species, autopilot=True)
@@ -40,7 +55,11 @@ def spacing(level_name: str, preset_name: str, fish: int, seconds: float,
             if k >= steps - round(1 / DT) and k % 10 == 0:
                 store = tank.flock.store
                 samples.append(mean_nn_distance(store.positions[store.species == fish_index]))
-        return statistics.fmean(samples), (time.perf_counter() - started) / steps * 1e3
+        ms = (time.perf_counter() - started) / steps * 1e3
+        store = tank.flock.store
+        nearest = nearest_distances(store.positions[store.species == fish_index])
+        return float(np.median(nearest)), float(np.percentile(nearest, 10)), (
+            statistics.fmean(samples)), ms  # fmt: skip
     finally:
         tank.close()
 
@@ -66,13 +85,15 @@ def main() -> None:
     overrides = dict(args.set)
     print(f"kernels ready in {warm_up():.1f} s; {args.fish} fish, {args.seconds} s, "
           f"body length {BODY_LENGTH:.0f} px; overrides {overrides or 'none'}")  # fmt: skip
-    print("| level       | preset   | mean nn distance (px) | body lengths | ms per step |")
-    print("|-------------|----------|-----------------------|--------------|-------------|")
+    print("| level       | preset   | median nn (px) | 10th pct | mean | body lengths | ms/step |")
+    print("|-------------|----------|----------------|----------|------|--------------|---------|")
     for level_name in args.levels:
         for preset_name in args.presets:
-            nn, ms = spacing(level_name, preset_name, args.fish, args.seconds, overrides)
-            print(f"| {level_name:<11} | {preset_name:<8} | {nn:21.1f} | "
-                  f"{nn / BODY_LENGTH:12.2f} | {ms:11.0f} |", flush=True)  # fmt: skip
+            median, low, mean, ms = spacing(level_name, preset_name, args.fish, args.seconds,
+                                            overrides)  # fmt: skip
+            lengths = median / BODY_LENGTH
+            print(f"| {level_name:<11} | {preset_name:<8} | {median:14.1f} | {low:8.1f} | "
+                  f"{mean:4.1f} | {lengths:12.2f} | {ms:7.0f} |", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

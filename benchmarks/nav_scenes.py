@@ -248,8 +248,10 @@ class HeadingCheck:
         )
 
         flock = self.flock
-        if not np.array_equal(flock.entities, self.entities):  # boids eaten: start afresh
+        if not np.array_equal(flock.entities, self.entities):  # boids eaten: start afresh,
+            counted = self.count, self.backwards  # keeping what was counted so far
             self.__init__(flock)  # type: ignore[misc]
+            self.count, self.backwards = counted
             return
         target = heading_degrees(flock.velocities)
         factors = blend_factors(DT, np.full(len(target), self.tau))

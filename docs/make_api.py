@@ -180,8 +180,9 @@ def signature(obj: Any) -> str:
 
 
 # --- writing -------------------------------------------------------------------------------
-def entry(obj: Any, name: str, package: ModuleType) -> list[str]:
-    """One public name: its signature (or value) and the first paragraph of its docs."""
+def entry(obj: Any, name: str, package: ModuleType, calls: bool = False) -> list[str]:
+    """One public name: its signature (or value) and the first paragraph of its docs; with
+    `calls`, a class's public methods and properties too (see `methods`)."""
     if obj is Species:  # its parameters have a table of their own
         heading = "Species(name: str, **parameters)"
         return [f"### `{heading}`", "", first_paragraph(docstring(obj)), "",
@@ -196,6 +197,9 @@ def entry(obj: Any, name: str, package: ModuleType) -> list[str]:
         errors = attributes(docstring(obj), ("Raises:",))
         if errors:
             lines += [""] + [f"- raises `{key}`: {text}" for key, text in errors.items()]
+        if calls and inspect.isclass(obj):
+            listed = [f"- {heading}: {doc}" for heading, doc in methods(obj, obj.__name__)]
+            lines += ["", *listed] if listed else []
         return [*lines, ""]
     if isinstance(obj, types.UnionType):
         heading = f"{name} = {' | '.join(getattr(t, '__name__', str(t)) for t in obj.__args__)}"
@@ -207,10 +211,10 @@ def entry(obj: Any, name: str, package: ModuleType) -> list[str]:
     return [f"### `{heading}`", "", doc, ""]
 
 
-def methods(cls: type) -> Iterator[tuple[str, str]]:
+def methods(cls: type, owner: str = "flock") -> Iterator[tuple[str, str]]:
     """(heading, first paragraph and errors) of each public method and property of `cls`
     and of its bases written in shoal (`Flock`'s host calls come from `Embedding`), in
-    source order."""
+    source order; headings call them on `owner` (an instance's or the class's name)."""
     nodes = [
         node
         for base in cls.__mro__
@@ -225,10 +229,10 @@ def methods(cls: type) -> Iterator[tuple[str, str]]:
         doc += "".join(f" Raises `{key}`: {text}" for key, text in errors.items())
         if any(ast.unparse(d) == "property" for d in node.decorator_list):
             returns = f": {ast.unparse(node.returns)}" if node.returns else ""
-            yield f"`flock.{node.name}{returns}` (property)", doc
+            yield f"`{owner}.{node.name}{returns}` (property)", doc
         elif not any(ast.unparse(d).endswith(".setter") for d in node.decorator_list):
             returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
-            yield f"`flock.{node.name}({arguments(node, drop_self=True)}){returns}`", doc
+            yield f"`{owner}.{node.name}({arguments(node, drop_self=True)}){returns}`", doc
 
 
 def species_rows() -> list[str]:
@@ -277,11 +281,14 @@ def stage_rows() -> list[str]:
     return rows
 
 
-def section(title: str, intro: str, names: list[str], package: ModuleType) -> list[str]:
-    """A section with an entry for each of `names` (public names of `package`)."""
+def section(
+    title: str, intro: str, names: list[str], package: ModuleType, calls: bool = False
+) -> list[str]:
+    """A section with an entry for each of `names` (public names of `package`); `calls`:
+    list each class's methods (see `entry`)."""
     lines = [f"## {title}", "", intro, ""]
     for name in names:
-        lines += entry(getattr(package, name), name, package)
+        lines += entry(getattr(package, name), name, package, calls)
     return lines
 
 
@@ -340,7 +347,7 @@ def build() -> str:
               "which you add yourself).", "", *stage_rows(), ""]  # fmt: skip
     for name in stage_names:
         lines += entry(getattr(systems, name), name, systems)
-    lines += section("More from shoal.systems", "Queries and tools.", other, systems)
+    lines += section("More from shoal.systems", "Queries and tools.", other, systems, True)
     lines += ["## Events", "", first_paragraph(events.__doc__), "", *event_rows(), ""]
     lines += section("Rendering: shoal.systems.render", first_paragraph(render.__doc__),
                      list(render.__all__), render)  # fmt: skip

@@ -23,7 +23,7 @@ from shoal.game.level.messages import clip
 from shoal.game.outputs import shown, writable_problem
 from shoal.game.presets import PRESETS
 from shoal.game.sound import choose_backends
-from shoal.game.tank import MAX_FISH  # arcade-free: safe before the headless decision
+from shoal.game.tank import MAX_FISH, MIN_FISH  # arcade-free: safe before the headless decision
 
 PROG = "shoal"
 MAX_FRAMES = 60 * 60 * 24  # a day of game time; more is surely a typing mistake
@@ -38,17 +38,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clip(message, MAX_ERROR_CHARS)}\n")
 
 
-def _count(limit: int, why: str = "") -> Callable[[str], int]:
-    """A parser of whole numbers in 0..limit; `why` explains the limit in the message."""
+def _count(limit: int, why: str = "", low: int = 0) -> Callable[[str], int]:
+    """A parser of whole numbers in low..limit; `why` explains the limit in the message."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:  # not a number, or more digits than Python reads (4,300)
-            value = -1
-        if not 0 <= value <= limit:
+            value = low - 1
+        if not low <= value <= limit:
             raise argparse.ArgumentTypeError(
-                f"must be a whole number in 0..{limit:,}{why}, got {text[:40]!r}"
+                f"must be a whole number in {low}..{limit:,}{why}, got {text[:40]!r}"
             )
         return value
 
@@ -77,8 +77,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--level", default=None, help=f"a name ({', '.join(level_names())}) "
                         "or a .tmj path (default: the first level)")  # fmt: skip
     parser.add_argument("--seed", type=_count(MAX_SEED), default=0, help="random seed (default 0)")
-    parser.add_argument("--fish", type=_count(MAX_FISH, " (the most the game runs smoothly)"),
-                        help=f"fish in the school (at most {MAX_FISH:,})")  # fmt: skip
+    parser.add_argument("--fish", type=_count(MAX_FISH, " (the most the game runs smoothly)",
+                                              low=MIN_FISH),
+                        help=f"fish in the school ({MIN_FISH} to {MAX_FISH:,})")  # fmt: skip
     parser.add_argument("--preset", choices=sorted(PRESETS), help="the school's behaviour")
     parser.add_argument("--no-leader", action="store_true", help="no leader fish")
     parser.add_argument("--headless", action="store_true", help="run without a window")

@@ -12,7 +12,7 @@ import arcade.gui as gui
 import numpy as np
 
 from shoal.game.presets import PRESETS, preset
-from shoal.game.tank import MAX_FISH, Tank
+from shoal.game.tank import MAX_FISH, MIN_FISH, Tank
 
 SLIDERS: tuple[tuple[str, float, float], ...] = (
     ("separation_weight", 0.0, 5.0),
@@ -48,7 +48,7 @@ class TuningPanel:
         self.sliders: dict[str, gui.UISlider] = {}
         self.labels: dict[str, gui.UILabel] = {}
         box = gui.UIBoxLayout(vertical=True, space_between=2)
-        for field, low, high in (*SLIDERS, ("fish", 0.0, float(MAX_FISH))):
+        for field, low, high in (*SLIDERS, ("fish", float(MIN_FISH), float(MAX_FISH))):
             self._add_slider(box, field, low, high)
         choices: list[str | None] = list(sorted(PRESETS))
         self.presets = gui.UIDropdown(default="(preset)", options=choices, width=WIDTH)

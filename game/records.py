@@ -3,9 +3,10 @@
 The best scores live in ``best.json`` in the user's data folder (platformdirs finds it:
 ``~/.local/share/shoal`` on Linux, ``%LOCALAPPDATA%\\shoal`` on Windows, ``~/Library/
 Application Support/shoal`` on macOS). A best is kept per level *and setup*: a school of
-another size or a preset is a different game, so it gets its own line. A file that cannot
-be read or written never stops the game: the records then last for this session only, and
-`Records.problem` says why.
+another size or a preset is a different game, so it gets its own line. A level not won yet
+keeps its best try (the best score of a lost run) instead, so that a player stuck on it
+sees their progress. A file that cannot be read or written never stops the game: the
+records then last for this session only, and `Records.problem` says why.
 """
 
 import json
@@ -40,6 +41,8 @@ class Result:
         reason: one line saying why it ended.
         practice: why it does not count ("" when it does).
         best: the best score of this level and setup, this one included (None: none won).
+        best_try: the best score of a lost run of this level and setup, this one included,
+            while it was never won (None: none).
     """
 
     level: str
@@ -48,10 +51,13 @@ class Result:
     reason: str
     practice: str = ""
     best: int | None = None
+    best_try: int | None = None
 
 
 class Records:
-    """The best winning score of each level and setup, read from and written to `path`.
+    """The best winning score of each level and setup (and of a level not won yet, its best
+    try), read from and written to `path`: ``{"won": {key: score}, "tried": {...}}`` (a
+    file of the first version, ``{key: score}``, holds wins).
 
     Args:
         path: the JSON file (default: ``best.json`` in `data_folder()`).
@@ -60,21 +66,35 @@ class Records:
     def __init__(self, path: Path | None = None) -> None:
         self.path = data_folder() / FILE if path is None else path
         self.problem = ""  # why the file could not be read or written ("" when fine)
-        self.best: dict[str, int] = self._read()
+        self.best: dict[str, int] = {}
+        self.tried: dict[str, int] = {}
+        raw = self._read()
+        if set(raw) <= {"won", "tried"} and all(isinstance(v, dict) for v in raw.values()):
+            self.best, self.tried = _scores(raw.get("won", {})), _scores(raw.get("tried", {}))
+        else:
+            self.best = _scores(raw)
 
     def best_of(self, key: str) -> int | None:
         """The best score kept for `key` (None: never won)."""
         return self.best.get(key)
 
-    def add(self, key: str, score: int) -> bool:
-        """Keep `score` of a won level if it beats the best; returns whether it did."""
-        if key in self.best and self.best[key] >= score:
+    def tried_of(self, key: str) -> int | None:
+        """The best score of a lost run of `key`, while it was never won (else None)."""
+        return None if key in self.best else self.tried.get(key)
+
+    def add(self, key: str, score: int, won: bool = True) -> bool:
+        """Keep `score` if it beats the one kept: a won level's best, or (`won` False) a
+        lost one's best try, until it is won. Returns whether it did."""
+        kept = self.best if won else self.tried
+        if (not won and key in self.best) or kept.get(key, -1) >= score:
             return False
-        self.best[key] = score
+        kept[key] = score
+        if won:
+            self.tried.pop(key, None)
         self._write()
         return True
 
-    def _read(self) -> dict[str, int]:
+    def _read(self) -> dict[str, object]:
         try:
             if not stat.S_ISREG(self.path.stat().st_mode):  # a pipe would wait for a writer
                 self.problem = f"{shown(self.path)} is not a regular file: starting afresh"
@@ -97,19 +117,26 @@ class Records:
         if not isinstance(raw, dict):
             self.problem = f"{shown(self.path)} does not hold an object: starting afresh"
             return {}
-        # Keep only sound entries: a hand-edited file must not break the game.
-        return {str(k): int(v) for k, v in raw.items() if type(v) is int and v >= 0}
+        return raw
 
     def _write(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.path.with_name(self.path.name + ".part")
-            partial.write_text(json.dumps(self.best, indent=1, sort_keys=True), encoding="utf-8")
+            scores = {"won": self.best, "tried": self.tried}
+            partial.write_text(json.dumps(scores, indent=1, sort_keys=True), encoding="utf-8")
             os.replace(partial, self.path)  # whole or not at all, even if the game is killed
             self.problem = ""
         except OSError as error:
             why = error.strerror or error
             self.problem = f"cannot save the best scores to {shown(self.path)}: {why}"
+
+
+def _scores(raw: object) -> dict[str, int]:
+    """The sound entries of one table of scores: a hand-edited file must not break the game."""
+    if not isinstance(raw, dict):
+        return {}
+    return {str(k): int(v) for k, v in raw.items() if type(v) is int and v >= 0}
 
 
 def setup_key(level: str, fish: int | None, preset: str | None) -> str:

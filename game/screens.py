@@ -28,8 +28,9 @@ def goal_text(tank: Tank) -> str:
     return text + "."
 
 
-def intro(tank: Tank, best: int | None) -> Card:
-    """The card that opens a level (it waits for a key or a click)."""
+def intro(tank: Tank, best: int | None, best_try: int | None = None) -> Card:
+    """The card that opens a level (it waits for a key or a click), with the best score
+    kept for it, or its best try while it was never won."""
     sharks = len(tank.level.sharks)
     lines = [goal_text(tank)]
     if sharks:
@@ -39,6 +40,8 @@ def intro(tank: Tank, best: int | None) -> Card:
                  "Space pauses, H lists every key.")  # fmt: skip
     if best is not None:
         lines.append(f"Your best score here: {best}")
+    elif best_try is not None:
+        lines.append(f"Your best try here: {best_try} (not won yet)")
     return Card(tank.level.title, tuple(lines), START_HINT)
 
 
@@ -65,6 +68,10 @@ def level_end(tank: Tank, result: Result, last: bool) -> Card:
         lines.append(score)
     else:
         title = "Game over"
+        if not result.practice and result.best is None and result.best_try is not None:
+            better = "your best try yet!" if result.best_try == result.score else (
+                f"your best try: {result.best_try}")  # fmt: skip
+            lines.append(f"Score {result.score} ({better})")
     if result.practice:
         lines.append(f"Practice run ({result.practice}): not scored.")
     after = "N: see your results" if last else "N: next level"
@@ -90,4 +97,6 @@ def _result_line(result: Result) -> str:
         line += " (practice)"
     elif result.best is not None:
         line += f", best {result.best}"
+    elif result.best_try is not None:
+        line += f", best try {result.best_try}"
     return line + "."

@@ -15,7 +15,7 @@ from shoal.components import Food, Leader, Obstacle, Position, Species, Velocity
 from shoal.game.food import Sinking, TankSpace, free_spot, sink_food
 from shoal.game.leader_fish import WAYPOINT_AHEAD, LeaderState, patrol_point, swim_towards
 from shoal.game.level import Goal, Level, SpawnPoint
-from shoal.game.open_water import OpenWaterSystem
+from shoal.game.open_water import OpenWaterSystem, RoomSystem
 from shoal.systems import (
     BOID_EATEN,
     FOOD_BITTEN,
@@ -32,25 +32,39 @@ from shoal.systems.metrics import group_count, mean_nn_distance, milling, polari
 from shoal.systems.obstacles.field import surface
 
 DT = 1.0 / 60.0
+MIN_FISH = 1
+"""The fewest fish the game offers (--fish, the panel's slider): a tank of none has no one
+to eat the food, and a level without a time limit could never end."""
 MAX_FISH = 2000
 """The most fish the game offers (--fish, the panel's slider): what it can run at 60 steps
 a second on a 2-core machine, drawing included (benchmarks/game_frames.py measures it)."""
 # The "accumulate" style adds up separation from every close neighbour (Reynolds' style
 # steers towards one averaged direction, so a crowd's pushes cancel and a big school packs
-# ever tighter): measured with benchmarks/game_spacing.py on the reef after 12 s, 2,000 fish
-# keep 11.4 px to their nearest neighbour (5.2 px before; half a body length, one body
-# width: sprites no longer overlap) and the 60-fish level school ~25 px (a body length). A
-# lighter leader pull lets separation hold behind the leader.
+# ever tighter), out to a body length (the game draws a fish 24 px long). max_force caps
+# what a fish does in a step, separation included: at 400 px/s² a fish could not turn from a
+# crowd before it was in it, so the cap is high (the goals' pulls do not grow with it: a
+# seek asks at most twice the max speed). A little random turning (heading_noise) parts
+# fish that a rock's surface put on one spot: two boids on one spot get no separation and,
+# moved alike, stayed on one spot. RoomSystem keeps fish off the rocks. Seeing all round
+# would space a crowd more but lost the school its leader (the navigation tours). Measured
+# with benchmarks/game_spacing.py (2,000 fish, seed 1, after 10 s), the median distance to
+# the nearest fish, before → now: reef 9.8 → 10.6 px, open water 17.4 → 20.6, caves 5.8 →
+# 7.5, kelp 5.7 → 7.4, and the crowded tenth no longer lies on one spot (kelp 1.1 → 2.6 px);
+# a level's own school keeps ~24 px (21 before) and the autopilot wins the caves and open
+# water sooner (in 39 s and 20 s; 120 s and 27 s before).
 FISH = Species(
-    "fish", steering="accumulate", separation_weight=4.0, separation_radius=22.0,
-    cohesion_weight=2.0, max_force=400.0, leader_weight=0.6, food_weight=2.0, fear_radius=120,
+    "fish", steering="accumulate", separation_weight=4.0, separation_radius=24.0,
+    cohesion_weight=2.0, max_force=1500.0, leader_weight=0.6,
+    food_weight=2.0, fear_radius=120, heading_noise=0.3,
 )  # fmt: skip
 # Sharks hunt alone: no alignment or cohesion, and each keeps away from the others out to its
-# perception radius (the "avoid" relation, set in Tank), so two sharks after the same fish
-# never stack. A long look-ahead, a strong obstacle weight, a quick turn and OpenWaterSystem
-# keep them off the rocks: measured over 60 s of each level (autopilot, seed 1), sharks stay
-# over 80 px apart (they came within 3 px before) and spend 0-8 % of the time within 25 px
-# of a rock (caves 8 %, kelp 5 %, open water 0 %; it was ~50 % in the caves before).
+# perception radius (the "avoid" relation, set in Tank). A long look-ahead, a strong obstacle
+# weight and a quick turn keep them off the rocks; OpenWaterSystem (game/open_water.py)
+# keeps them in open water and a shark's length apart. Measured over 30 s (autopilot) on
+# caves seeds 0-4, kelp 0-2 and open water 0-2: no shark stays within 20 px of a spot for
+# more than 1.4 s (a U-turn at its minimum speed; before, sharks sat pinned in a crevice of
+# the caves for 6-19 s), sharks at least 151 px apart (59-97 px before) and within 25 px of
+# a rock 0-6 % of the time.
 SHARK = Species(
     "shark", min_speed=40, max_speed=125, max_force=260, max_turn_rate=240,
     perception_radius=150, separation_radius=120, separation_weight=3.0, alignment_weight=0.0,
@@ -135,6 +149,8 @@ class Tank:
         leader: bool = True,
         autopilot: bool = False,
     ) -> None:
+        if fish is not None and not MIN_FISH <= fish <= MAX_FISH:
+            raise ValueError(f"Tank: fish must be in {MIN_FISH}..{MAX_FISH}, got {fish}")
         self.level = level
         self.autopilot = autopilot
         self.world = f"tank-{next(_worlds)}"
@@ -181,6 +197,7 @@ class Tank:
             if any(level.current):
                 esper.add_processor(CurrentSystem(flock, level.current), SEEKING_PRIORITY - 50)
             esper.add_processor(OpenWaterSystem(flock, "shark"), SEEKING_PRIORITY - 60)
+            esper.add_processor(RoomSystem(flock, "fish"), SEEKING_PRIORITY - 70)
         for spawn, count in zip(level.spawns, _spread(fish, level), strict=True):
             centre, radius = _spawn_disc(level, spawn, count)
             flock.scatter("fish" if spawn.species not in flock.species else spawn.species,
@@ -359,7 +376,10 @@ class Tank:
 
     def _check_goal(self) -> None:
         goal, fish = self.goal, self.fish
-        if fish < goal.min_fish:
+        if fish == 0:  # whatever the goal: a level that keeps 0 fish would never end
+            self.status = "lost"
+            self.reason = "No fish left: the sharks ate the whole school."
+        elif fish < goal.min_fish:
             self.status = "lost"
             self.reason = f"Too few fish left: {fish} of the {goal.min_fish} needed."
         elif self.food_eaten >= goal.food_to_eat:

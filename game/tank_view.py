@@ -245,15 +245,16 @@ class TankView(arcade.View):
     def _level_ended(self) -> None:
         self._ended = True
         tank = self.tank
-        key = self.record_key(self.level)
-        best = None if self.records is None else self.records.best_of(key)
-        if tank.status == "won" and not tank.practice and self.records is not None:
-            self.records.add(key, tank.score)
-            best = self.records.best_of(key)
-            if self.records.problem:
-                self.hud.error = self.records.problem
+        key, records = self.record_key(self.level), self.records
+        best = best_try = None
+        if records is not None:
+            if not tank.practice and (tank.status == "won" or tank.score > 0):
+                records.add(key, tank.score, won=tank.status == "won")
+                if records.problem:
+                    self.hud.error = records.problem
+            best, best_try = records.best_of(key), records.tried_of(key)
         self._record(Result(self.level.title, tank.status, tank.score, tank.reason,
-                            tank.practice, best))  # fmt: skip
+                            tank.practice, best, best_try))  # fmt: skip
         self.sounds.play(tank.status, time.perf_counter())
 
     def _record(self, result: Result) -> None:
@@ -294,9 +295,10 @@ class TankView(arcade.View):
         if self.finished:
             return screens.finish(list(self.results.values()))
         if self._waiting:
-            best = None if self.records is None else self.records.best_of(
-                self.record_key(self.level))  # fmt: skip
-            return screens.intro(self.tank, best)
+            key, records = self.record_key(self.level), self.records
+            if records is None:
+                return screens.intro(self.tank, None)
+            return screens.intro(self.tank, records.best_of(key), records.tried_of(key))
         if self.tank.status != "playing" and self.level.name in self.results:
             return screens.level_end(self.tank, self.results[self.level.name],
                                      self._last_level())  # fmt: skip

@@ -56,7 +56,7 @@ def main(screenshot: str) -> None:
     assert view.tank.practice == "" and view.tank.fish == 60, view.tank.fish
     assert panel.sliders["fish"].value == 60
     panel.set("fish", 12)
-    assert panel.sliders["fish"].max_value == 2000
+    assert (panel.sliders["fish"].min_value, panel.sliders["fish"].max_value) == (1, 2000)
     panel.set("min_speed", 290)  # above max speed: refused, reported, nothing changes
     assert view.tank.flock.species["fish"].min_speed < 290
     assert "min_speed" in view.hud.error

@@ -63,6 +63,7 @@ def trail(config: FlockConfig, start: np.ndarray, steps: int = 240) -> np.ndarra
     return positions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("boundary", ["contain", "bounce", "wrap"])
 def test_a_moved_world_is_the_same_world(boundary: str) -> None:
     start = np.random.default_rng(1).uniform((20, 20), (580, 380), size=(60, 2))
@@ -76,6 +77,7 @@ def test_a_moved_world_is_the_same_world(boundary: str) -> None:
     assert np.all(np.hypot(*(elsewhere - (300, 200)).T) >= 40)  # pushed out of the rock
 
 
+@pytest.mark.slow
 def test_scatter_food_and_drawing_use_the_world_where_it_is(window: arcade.Window) -> None:
     config = FlockConfig(600, 400, boundary="wrap", left=LEFT, bottom=BOTTOM)
     flock = shoal.install(config, [FISH], render=True)
@@ -95,6 +97,7 @@ def test_scatter_food_and_drawing_use_the_world_where_it_is(window: arcade.Windo
         assert esper.component_for_entity(pellet, Position).xy == (LEFT + 100, BOTTOM + 6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("update", ["simultaneous", "sequential"])
 @pytest.mark.parametrize("attractor", [False, True])
 def test_a_moved_world_is_the_same_world_for_wall_neighbours_and_dead_radii(

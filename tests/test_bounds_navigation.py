@@ -180,6 +180,7 @@ SCENES: dict[str, tuple[Scene, Callable[[float], bool]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "boundary"),
     [
@@ -241,6 +242,7 @@ def test_the_navigator_answers_in_a_moved_world_as_at_the_origin() -> None:
 
 
 # --- a host's walls ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_hosts_wall_sprites_in_a_moved_world_are_navigated_round() -> None:
     """add_obstacles from a SpriteList of wall tiles below (0, 0), as in arcade's scrolling
     example: the followers come round the wall as they do with the same walls at the origin."""

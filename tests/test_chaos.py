@@ -308,6 +308,7 @@ def play(
         assert_sound(scene)
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 def test_operations_cover_everything_a_scene_can_do() -> None:
     """Every `do_` method of Scene is reachable from the operation strategies."""

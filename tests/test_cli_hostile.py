@@ -49,6 +49,7 @@ def short_line(text: str, limit: int = 250) -> None:
     assert len(text.strip()) <= limit, text
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @QUICK
 @given(argv=st.lists(st.one_of(st.sampled_from(OPTIONS), HOSTILE_TEXT), max_size=6))
@@ -64,6 +65,7 @@ def test_any_options_are_taken_or_refused_in_one_line(argv: list[str]) -> None:
     short_line(output_problem(options))  # never raises, whatever the paths
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @QUICK
 @given(text=HOSTILE_TEXT)
@@ -74,6 +76,7 @@ def test_any_level_option_loads_or_is_refused_in_one_line(text: str) -> None:
         short_line(str(error), MAX_MESSAGE_CHARS)
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @QUICK
 @given(name=HOSTILE_TEXT, folder=st.sampled_from(["", "/proc/", "/sys/", "/dev/", "no/such/"]))
@@ -88,6 +91,7 @@ def game(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -152,6 +156,7 @@ def view_of(window: arcade.Window) -> TankView:
     return view
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["a name too long", "a full disk"])
 def test_s_where_it_cannot_save_says_so_and_the_game_goes_on(
     window: arcade.Window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, where: str

@@ -159,6 +159,7 @@ def test_the_same_seed_and_input_give_bit_identical_games(running: arcade.Window
     second.tank.close()
 
 
+@pytest.mark.slow
 def test_another_seed_gives_another_game(running: arcade.Window) -> None:
     """The comparison above can fail: a different seed changes the state."""
     window = running

@@ -350,6 +350,7 @@ def load_make_api() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_the_api_reference_and_the_species_table_are_up_to_date() -> None:
     # --check compares docs/api.md and the species table in docs/behaviours.md with what the
     # code gives now, and writes nothing.

@@ -18,6 +18,7 @@ def schooled(flock: Flock, steps: int = STEPS_30_S) -> float:
     return polarization(flock.velocities)
 
 
+@pytest.mark.slow
 def test_default_flock_aligns_within_30_seconds() -> None:
     flock = install(FlockConfig(width=800, height=600, seed=3), [Species("fish")])
     flock.scatter("fish", 300)
@@ -25,6 +26,7 @@ def test_default_flock_aligns_within_30_seconds() -> None:
     assert schooled(flock) >= 0.8
 
 
+@pytest.mark.slow
 def test_same_seed_same_result() -> None:
     def run(world: str, seed: int) -> np.ndarray:
         flock = install(
@@ -52,6 +54,7 @@ def local_order(flock: Flock) -> float:
     return float(np.mean(lengths))
 
 
+@pytest.mark.slow
 def test_constant_speed_turning_boids_align_on_a_torus() -> None:
     # NetLogo-style boids: constant speed, limited turn per rule per second, torus world.
     # NetLogo's model (turning from a crowding neighbour to its heading + 180°) makes several
@@ -78,8 +81,10 @@ def test_constant_speed_turning_boids_align_on_a_torus() -> None:
 
 @pytest.mark.slow
 def test_weighted_accumulate_style_aligns() -> None:
-    # One run's polarization after 30 s is chaotic (0.4 to 0.98 over seeds), so judge the
-    # style by several seeds: random headings start near 0.1.
+    # Whether the whole flock ends as one school after 30 s is chaotic (polarization 0.1 to
+    # 0.98 over seeds: two schools heading apart are each aligned), so judge the style by
+    # what it does to every fish in every seed: it heads the way the fish it sees head
+    # (local order, ~0.46 from random headings), and by the seeds' mean polarization.
     sp = Species(
         "fish",
         steering="accumulate",
@@ -88,15 +93,18 @@ def test_weighted_accumulate_style_aligns() -> None:
         cohesion_weight=2.0,
         max_force=300,
     )
-    outcomes = []
+    outcomes, orders = [], []
     for seed in range(1, 7):
         flock = install(FlockConfig(width=800, height=600, seed=seed), [sp], world=f"acc{seed}")
         flock.scatter("fish", 300)
         outcomes.append(schooled(flock))
+        orders.append(local_order(flock))
         uninstall(flock)
-    assert np.mean(outcomes) >= 0.65, outcomes
+    assert min(orders) >= 0.8, orders
+    assert np.mean(outcomes) >= 0.5, outcomes
 
 
+@pytest.mark.slow
 def test_without_alignment_there_is_no_school() -> None:
     # The same flock with alignment and cohesion off stays disordered: the test can fail.
     sp = Species("fish", alignment_weight=0.0, cohesion_weight=0.0)
@@ -115,6 +123,7 @@ def test_separation_keeps_boids_apart() -> None:
     assert np.median(d.min(axis=1)) > 8
 
 
+@pytest.mark.slow
 def test_result_does_not_depend_on_thread_count() -> None:
     # Past PARALLEL_MIN_BOIDS the kernels run in chunks on the threads; the state must not
     # depend on how many.
@@ -138,6 +147,7 @@ def test_result_does_not_depend_on_thread_count() -> None:
     assert np.array_equal(run("threads-one", 1), run("threads-three", 3))
 
 
+@pytest.mark.slow
 def test_a_dense_school_steers_the_same_on_any_thread_count(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -41,6 +41,7 @@ def school(seed: int = 1, **changes: Any) -> Flock:
     return flock
 
 
+@pytest.mark.slow
 def test_each_bite_fires_once_and_the_last_removes_the_food(log: Log) -> None:
     flock = school()
     food = esper.create_entity(Position(330, 300), Food(bites=5, radius=6))
@@ -53,6 +54,7 @@ def test_each_bite_fires_once_and_the_last_removes_the_food(log: Log) -> None:
     assert not esper.entity_exists(food)
 
 
+@pytest.mark.slow
 def test_food_out_of_range_is_not_sensed(log: Log) -> None:
     flock = school(food_range=50, leader_weight=0)
     esper.create_entity(Position(700, 500), Food())
@@ -61,6 +63,7 @@ def test_food_out_of_range_is_not_sensed(log: Log) -> None:
     assert log.bites == []
 
 
+@pytest.mark.slow
 def test_sinking_food_moves_and_settles_on_the_floor() -> None:
     flock = school()
     pellet = esper.create_entity(Position(600, 500), Velocity(0, -40), Food(radius=5))
@@ -73,6 +76,7 @@ def test_sinking_food_moves_and_settles_on_the_floor() -> None:
         assert esper.component_for_entity(pellet, Position).y == pytest.approx(5)
 
 
+@pytest.mark.slow
 def test_attractor_draws_boids_but_they_stop_short() -> None:
     flock = school(min_speed=20, separation_weight=1.0)
     esper.create_entity(Position(500, 300), Attractor(radius=500, dead_radius=60, weight=2.0))

@@ -18,6 +18,7 @@ def test_every_name_of_the_front_door_is_there(name: str) -> None:
     assert getattr(shoal, name) is not None
 
 
+@pytest.mark.slow
 def test_import_shoal_does_not_import_arcade_until_drawing_is_asked() -> None:
     script = (
         "import sys, shoal\n"

@@ -63,6 +63,7 @@ def test_headless_run_writes_a_screenshot_and_stats(tmp_path: Path) -> None:
     "args",
     [
         ["--fish", "-3"],
+        ["--fish", "0"],
         ["--fish", "2001"],
         ["--fish", "2000000"],
         ["--fish", "1" * 400],
@@ -92,7 +93,7 @@ def test_user_mistakes_exit_2_with_one_line_before_the_run(args: list[str], tmp_
 
 def test_too_many_fish_names_the_limit(tmp_path: Path) -> None:
     done = game("--fish", "5000", "--headless", cwd=tmp_path)
-    assert "0..2,000" in done.stderr and "smoothly" in done.stderr
+    assert "1..2,000" in done.stderr and "smoothly" in done.stderr
 
 
 @pytest.mark.slow

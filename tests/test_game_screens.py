@@ -1,16 +1,22 @@
 """The game explains itself and is fair: end cards say why, the finish card lists every
 level, best scores persist, panel changes make a run practice, screenshots are confirmed,
-the HUD fits any window, and sound stays quiet where it cannot play."""
+the HUD fits any window, events play their sounds (M mutes them), and sound stays quiet
+where it cannot play."""
 
 import os
 import stat
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import arcade
+import esper
+import numpy as np
 import pytest
 
+from shoal.components import Food, Position
 from shoal.game import outputs, sound
 from shoal.game.cards import TextCache, draw_card, ui_scale
 from shoal.game.hud import Hud
@@ -18,6 +24,7 @@ from shoal.game.level import level_names, load_level
 from shoal.game.records import Records, setup_key
 from shoal.game.tank import DT, Tank
 from shoal.game.tank_view import TankView
+from shoal.systems.core.ecs import in_world
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +59,24 @@ def test_game_over_says_why_and_offers_r_and_n(window: arcade.Window) -> None:
     view.on_key_press(arcade.key.R, 0)
     assert view.tank.status == "playing" and view.card() is None
     view.tank.close()
+
+
+def test_a_level_that_keeps_no_fish_still_ends_when_the_last_is_eaten() -> None:
+    tank = Tank(load_level("reef"), seed=5)
+    try:
+        tank.goal = replace(tank.goal, min_fish=0, time_limit=0.0)  # a level file may say so
+        store = tank.flock.store
+        tank.flock.despawn(store.entities[store.species == 0].copy())
+        tank.step(DT)
+        assert (tank.status, tank.reason) == ("lost", "No fish left: the sharks ate the whole "
+                                              "school.")  # fmt: skip
+    finally:
+        tank.close()
+
+
+def test_a_tank_of_no_fish_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"fish must be in 1\.\.2000"):
+        Tank(load_level("reef"), fish=0)
 
 
 def test_time_up_is_the_reason_on_a_timed_level(window: arcade.Window) -> None:
@@ -98,6 +123,28 @@ def test_a_won_level_keeps_its_best_score_between_runs(window: arcade.Window,
     view.tank.close()
 
 
+def test_a_lost_level_keeps_its_best_try_until_it_is_won(window: arcade.Window,
+                                                         tmp_path: Path) -> None:  # fmt: skip
+    path, key = tmp_path / "best.json", level_names()[0]
+    view = view_of(window, records=Records(path))
+    view.tank.food_eaten = 2  # 20 points, then the sharks' work
+    view.tank.flock.despawn(view.tank.flock.entities[: view.tank.fish - 1].copy())
+    view.on_update(DT)
+    card = view.card()
+    assert view.tank.status == "lost" and card is not None
+    assert "Score 20 (your best try yet!)" in card.lines
+    view.tank.close()
+    assert (Records(path).best_of(key), Records(path).tried_of(key)) == (None, 20)
+    view = view_of(window, records=Records(path))
+    view.intro, view._waiting = True, True
+    intro = view.card()
+    assert intro is not None and "Your best try here: 20 (not won yet)" in intro.lines
+    view._waiting = False
+    win_now(view)
+    assert (Records(path).best_of(key), Records(path).tried_of(key)) == (view.tank.score, None)
+    view.tank.close()
+
+
 def test_a_run_changed_with_the_panel_is_practice_and_not_kept(window: arcade.Window,
                                                                tmp_path: Path) -> None:  # fmt: skip
     records = Records(tmp_path / "best.json")
@@ -120,6 +167,9 @@ def test_records_survive_a_broken_or_unwritable_file(tmp_path: Path) -> None:
     records = Records(broken)
     assert records.best == {} and "not valid JSON" in records.problem
     assert records.add("reef", 10) and Records(broken).best_of("reef") == 10
+    first_version = tmp_path / "old.json"
+    first_version.write_text('{"reef": 30, "kelp": "x"}')  # wins only, one entry spoiled
+    assert Records(first_version).best == {"reef": 30}
     blocked = Records(Path("/proc/shoal-test/best.json"))
     assert blocked.add("reef", 5) and blocked.best_of("reef") == 5  # kept for the session
     assert "cannot save" in blocked.problem
@@ -173,6 +223,59 @@ def test_sound_is_silent_headless_and_without_a_device(monkeypatch: pytest.Monke
     assert not sound.choose_backends(headless=False)
     effects = sound.Sounds()
     assert not effects.enabled and not effects.play("eat", 0.0)
+
+
+class RecordedSound:
+    """A stand-in for an arcade Sound: each play is written down instead of heard."""
+
+    def __init__(self, name: str, played: list[str]) -> None:
+        self.name, self.played = name, played
+
+    def play(self, volume: float = 1.0) -> None:
+        self.played.append(self.name)
+
+
+def step_until(view: TankView, happened: Callable[[], bool], steps: int = 120) -> None:
+    for _ in range(steps):
+        view.step()
+        if happened():
+            return
+    raise AssertionError("it never happened")
+
+
+def test_events_play_their_sounds_and_m_mutes(window: arcade.Window,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    played: list[str] = []
+    effect_of = {path: name for name, (path, _) in sound.EFFECTS.items()}
+    monkeypatch.setattr(arcade, "load_sound", lambda path: RecordedSound(effect_of[path], played))
+    monkeypatch.setattr(sound, "_driver_plays", lambda: True)  # as on a machine with a device
+    view = TankView(load_level("caves"), lambda lv: Tank(lv, seed=5), intro=False,
+                    sounds=sound.Sounds())  # fmt: skip
+    window.show_view(view)
+    tank = view.tank
+    store = tank.flock.store
+    fish, shark = store.species == 0, np.flatnonzero(store.species == 1)[0]
+    try:
+        with in_world(tank.world):  # a pellet on a fish: it bites
+            esper.create_entity(Position(*store.positions[fish][0]), Food(50, 8))
+        step_until(view, lambda: tank.food_eaten > 0)
+        assert played[-1] == "eat"
+        store.positions[shark] = store.positions[fish][0] + (6.0, 0.0)  # a shark on a fish
+        step_until(view, lambda: tank.fish_eaten > 0)
+        assert played[-1] == "catch"
+        view.on_key_press(arcade.key.M, 0)
+        assert view.sounds.muted and view.hud._notice == "Sound off."
+        heard, bites = len(played), tank.food_eaten
+        time.sleep(sound.MIN_GAP)  # past the gap that keeps one effect from restarting
+        step_until(view, lambda: tank.food_eaten > bites)
+        assert len(played) == heard  # muted: a bite, and nothing played
+        view.on_key_press(arcade.key.M, 0)
+        assert not view.sounds.muted and view.hud._notice == "Sound on."
+        tank.food_eaten = tank.goal.food_to_eat
+        view.step()
+        assert tank.status == "won" and played[-1] == "won"
+    finally:
+        tank.close()
 
 
 def test_no_audio_device_is_found_without_a_card_or_server(monkeypatch: pytest.MonkeyPatch,

@@ -14,6 +14,7 @@ from typing import Any
 import arcade
 import esper
 import numpy as np
+import pytest
 
 from shoal import components, systems
 from shoal.components import Polygon, Position
@@ -149,6 +150,7 @@ def test_every_callable_with_cases_has_several() -> None:
     assert len({c.what for c in CASES}) == len(CASES), "two cases share a name"
 
 
+@pytest.mark.slow
 def test_numpy_numbers_and_edge_values_are_accepted(window: arcade.Window) -> None:
     """The checks refuse nonsense, not numpy scalars or values at the ends of their ranges."""
     scene = make_scene()

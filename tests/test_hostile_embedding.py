@@ -235,6 +235,7 @@ NO_ARGUMENTS: dict[str, str] = {
 test_a_hostile_host_call_is_refused_and_changes_nothing = refusal_test(CASES)
 
 
+@pytest.mark.slow
 def test_a_refused_tie_or_entity_leaves_nothing_behind(window: arcade.Window) -> None:
     """Beyond the scene's snapshot: no tie and no entity of the flock's own is left."""
     for hostile in CASES:

@@ -4,6 +4,7 @@ from typing import Any
 
 import esper
 import numpy as np
+import pytest
 
 from shoal.components import Leader, Position, Species, Velocity
 from shoal.systems import LEADER_LOST, Flock, FlockConfig, install
@@ -27,6 +28,7 @@ def swim(flock: Flock, leader: int, steps: int, heading: tuple[float, float]) ->
         flock.step()
 
 
+@pytest.mark.slow
 def test_followers_end_near_and_behind_the_leader() -> None:
     flock, leader = scene()
     swim(flock, leader, 600, (1.0, 0.0))  # 10 s to the right
@@ -53,6 +55,7 @@ def test_followers_clear_the_leaders_path() -> None:
     assert not np.any(ahead & (lateral < lane * 0.5))
 
 
+@pytest.mark.slow
 def test_switching_and_losing_the_leader() -> None:
     flock, first = scene(3)
     lost: list[int] = []
@@ -75,6 +78,7 @@ def test_switching_and_losing_the_leader() -> None:
     esper.remove_handler(LEADER_LOST, on_lost)
 
 
+@pytest.mark.slow
 def test_leader_weight_zero_ignores_leaders() -> None:
     flock = install(FlockConfig(width=1200, height=900, seed=4), [Species("fish", leader_weight=0)])
     flock.scatter("fish", 40, centre=(300, 450), radius=100)

@@ -320,6 +320,7 @@ def test_a_broken_level_names_file_layer_object_and_field(tmp_path: Path, case: 
         assert fragment in message
 
 
+@pytest.mark.slow
 def test_the_parts_shoal_does_not_use_are_never_read(tmp_path: Path) -> None:
     """Tile and image layers and tilesets are skipped, not decoded: a compression bomb, a
     tileset that is a device, broken tile data all load as the plain map does."""

@@ -204,6 +204,7 @@ def _write_found(case: Case, path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", REFUSED)
 def test_what_was_found_is_refused_in_one_short_printable_line(case: str, tmp_path: Path) -> None:
     change, words = REFUSED[case]

@@ -117,6 +117,7 @@ def test_look_alike_words_are_told_apart(tmp_path: Path, layer: str, kind: str, 
 
 
 # --- the text of the file: whitespace, byte-order mark, keys, nesting, numbers --------------
+@pytest.mark.slow
 @pytest.mark.fuzz
 @QUICK
 @given(
@@ -132,6 +133,7 @@ def test_json_whitespace_and_a_bom_around_a_map_change_nothing(
         _write(tmp_path, tiled_map(), "plain.tmj")).spawns  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @QUICK
 @given(depth=st.integers(1, 200_000), kind=st.sampled_from(["[]", "{}"]))
@@ -148,6 +150,7 @@ JSON_NUMBERS = st.from_regex(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @QUICK
 @given(token=JSON_NUMBERS, key=st.sampled_from(["x", "y", "width", "rotation", "value", "id"]))
@@ -195,6 +198,7 @@ def _at_the_limits() -> dict[str, Any]:
     return tiled_map(rocks, [school, *food, *sharks], props={"food_to_eat": ("int", 99999)})
 
 
+@pytest.mark.slow
 def test_a_map_at_every_limit_loads_small_and_plays(tmp_path: Path) -> None:
     """Memory is checked here; what loading and stepping it cost in time,
     benchmarks/level_cost.py prints (a timed test would fail on a busy machine)."""
@@ -210,6 +214,7 @@ def test_a_map_at_every_limit_loads_small_and_plays(tmp_path: Path) -> None:
     check_playable(level)
 
 
+@pytest.mark.slow
 def test_the_worst_files_load_in_bounded_memory(tmp_path: Path) -> None:
     """1 MiB files of the shapes that cost the most per byte: tiny JSON objects, numbers,
     properties, objects; each refused or read within 40 MB (the time: level_cost.py)."""

@@ -56,6 +56,7 @@ def test_packaged_level_is_sound(name: str) -> None:
     assert sum(f.bites for f in level.food) >= level.goal.food_to_eat
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_points_are_in_the_tank_and_clear_of_obstacles(name: str) -> None:
     level = load_level(name)

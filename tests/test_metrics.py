@@ -147,6 +147,7 @@ def test_mean_nn_distance_matches_brute_force(seed: int, wrap_size: tuple[float,
     assert mean_nn_distance(points, wrap_size) == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_mean_nn_distance_clustered_flock_matches_brute_force() -> None:
     # A dense school in a big world (the grid re-sizes its cells) plus a few strays.
     rng = np.random.default_rng(11)
@@ -191,6 +192,7 @@ small_clouds = st.lists(st.tuples(coordinates, coordinates), min_size=2, max_siz
 worlds = st.one_of(st.none(), st.tuples(st.sampled_from([4.0, 10.0, 13.0]), st.just(10.0)))
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @settings(max_examples=150, deadline=None)
 @given(small_clouds, worlds)
@@ -257,6 +259,7 @@ def test_group_count_small_cases() -> None:
     assert group_count([[0.0, 0.0], [5.0, 0.0]], radius=100.0, wrap_size=(10.0, 10.0)) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @settings(max_examples=150, deadline=None)
 @given(small_clouds, st.sampled_from([0.5, 1.0, 2.0, 3.0, 5.0]), worlds)

@@ -116,3 +116,18 @@ def test_turn_rate_is_limited() -> None:
     after = np.arctan2(flock.velocities[:, 1], flock.velocities[:, 0])
     assert np.all(np.abs(after - before) <= math.radians(9) + 1e-9)
     assert np.any(np.abs(after - before) > math.radians(8.9))  # it did want to turn more
+
+
+@pytest.mark.parametrize("speed", [1e-320, 5e-324, 1e-160])
+def test_a_boid_almost_at_rest_speeds_up_to_its_min_speed_not_to_infinity(speed: float) -> None:
+    """Found by the chaos test: a boid whose velocity had decayed to a subnormal number
+    (1e-320 px/s) was scaled up to min_speed by min_speed / speed, which overflows: its
+    velocity became ±inf."""
+    with scratch_world():
+        flock = install(FlockConfig(W, H, seed=1), [Species("s", min_speed=20.0, max_speed=20.0)])
+        flock.spawn("s", [(100.0, 100.0)], [(speed, -speed)])
+        flock.step(1 / 60)
+        vx, vy = flock.velocities[0]
+        assert math.isfinite(vx) and math.isfinite(vy)
+        assert math.hypot(vx, vy) == pytest.approx(20.0)
+        assert vx > 0.0 > vy  # the heading it had, however slow

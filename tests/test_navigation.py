@@ -157,6 +157,7 @@ def run(flock: Flock, seconds: float, navigate: bool) -> None:
         flock.step(1 / 60)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("navigate", [True, False])
 def test_followers_come_round_a_wall_to_their_leader(flock: Flock, navigate: bool) -> None:
     """The leader waits behind the wall: with navigation all followers come round within
@@ -174,6 +175,7 @@ CUP = Polygon([(250, 150), (420, 150), (420, 450), (250, 450), (250, 430), (400,
 """A cup open to the left, its bottom at x 400-420."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("navigate", [True, False])
 def test_food_behind_a_wall_is_found_round_it(navigate: bool) -> None:
     """Fish in a cup with food beyond its bottom: with navigation they leave the cup and go
@@ -209,6 +211,7 @@ def test_food_sensed_from_nowhere_needs_no_field() -> None:
     assert np.isfinite(flock.positions).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("navigate", [True, False])
 def test_attractor_behind_a_wall_draws_round_it(flock: Flock, navigate: bool) -> None:
     with flock.in_world():
@@ -223,6 +226,7 @@ def test_attractor_behind_a_wall_draws_round_it(flock: Flock, navigate: bool) ->
     assert reached if navigate else not reached
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("navigate", [True, False])
 def test_a_hunter_chases_its_prey_round_a_wall(navigate: bool) -> None:
     species = [Species("bait", min_speed=0, max_speed=1, perception_radius=300),
@@ -245,6 +249,7 @@ def test_a_hunter_chases_its_prey_round_a_wall(navigate: bool) -> None:
     assert bool(caught) == navigate
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threat", ["boid", "entity"])
 def test_cornered_boids_flee_along_the_wall_not_into_it(threat: str) -> None:
     """Fish between a predator closing in and a long wall: with navigation they run along
@@ -283,6 +288,7 @@ def test_cornered_boids_flee_along_the_wall_not_into_it(threat: str) -> None:
     assert distance_from_threat(True) > 1.25 * distance_from_threat(False)
 
 
+@pytest.mark.slow
 def test_navigation_does_not_depend_on_the_thread_count() -> None:
     def positions(count: int) -> np.ndarray:
         previous = shoal_threads()
@@ -303,6 +309,7 @@ def test_navigation_does_not_depend_on_the_thread_count() -> None:
     assert np.array_equal(positions(1), positions(2))
 
 
+@pytest.mark.slow
 def test_open_water_behaves_exactly_as_without_navigation() -> None:
     """A rock far from the school and its leader changes nothing: same positions, bit for
     bit, with navigation on and off."""

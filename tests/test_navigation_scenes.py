@@ -31,12 +31,16 @@ def test_the_school_keeps_with_its_leader_round_the_level(level: str) -> None:
 
 
 def test_followers_find_their_way_through_a_wall_maze() -> None:
-    """A host's maze of wall sprites: once the leader has crossed the fourth column, most
-    followers are within 250 px of it; none ends in a wall."""
+    """A host's maze of wall sprites: once the leader has crossed the fourth column (when it
+    stops), most followers are within 250 px of it, and more 5 s later; none ends in a
+    wall."""
     walls: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
     walls.extend(nav_scenes.maze_walls(lambda x, y: arcade.SpriteSolidColor(32, 32, x, y)))
     result, _ = nav_scenes.run_maze(list(walls))
-    assert result.near > 0.5, result
+    # The issue asks for most (> 50 %); benchmarks/navigation.py measures 90 %. 75 % leaves
+    # room for another seed or machine, and still fails a school held up at a column.
+    assert result.near_at_stop >= 0.75, result
+    assert result.near >= result.near_at_stop, result
     assert result.inside == 0, result
 
 

@@ -66,6 +66,7 @@ def random_cloud(
     return pos, vel
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("boundary", ["wrap", "contain", "bounce"])
 @pytest.mark.parametrize("seed", range(4))
 def test_random_clouds_match_brute_force(boundary: str, seed: int) -> None:
@@ -141,6 +142,7 @@ def test_species_radii_views_and_caps() -> None:
     assert flock.neighbours.counts[flock.store.species == 1].max() <= 5
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @settings(max_examples=40, deadline=None)
 @given(

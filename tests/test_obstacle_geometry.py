@@ -132,6 +132,7 @@ def test_inside_and_distance_match_brute_force(shape: Shape, seed: int) -> None:
         assert brute_distance(shape, got.points[k]) == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_rotated_rectangle_inside_matches_its_frame() -> None:
     rng = np.random.default_rng(3)
     for _ in range(20):
@@ -199,6 +200,7 @@ def brute_first_contact(shape: Shape, start: Points, end: Points, radius: float)
     return hi
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @settings(max_examples=60, deadline=None)
 @given(shape=shapes(), radius=st.sampled_from([0.0, 3.0, 10.0]), seed=st.integers(0, 10_000))

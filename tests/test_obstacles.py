@@ -79,6 +79,7 @@ def threads(count: int) -> Iterator[None]:
 
 
 # --- avoidance ----------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("offset", [0.0, 4.0, 25.0])
 @pytest.mark.parametrize("max_force", [160.0, math.inf])
 def test_boid_heading_at_a_circle_goes_round_without_touching(
@@ -165,6 +166,7 @@ def test_no_boid_inside_over_ten_thousand_crowded_steps() -> None:
     assert pushed > 1000  # the reckless ones really did run into things
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("boundary", ["contain", "bounce", "wrap"])
 def test_full_pipeline_keeps_boids_out_at_large_dt(boundary: str) -> None:
     config = FlockConfig(width=900, height=600, boundary=boundary, dt=0.25, seed=3)
@@ -246,6 +248,7 @@ def test_pushed_boid_slides_along_the_surface_at_its_speed() -> None:
     assert np.hypot(*flock.velocities.T) == pytest.approx(np.clip(speeds, 40, 110))
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_the_thread_count() -> None:
     def run(count: int) -> Points:
         with scratch_world(), threads(count):
@@ -261,6 +264,7 @@ def test_results_do_not_depend_on_the_thread_count() -> None:
 
 
 # --- property: any scene, any dt, any boundary ----------------------------------------------
+@pytest.mark.slow
 @pytest.mark.fuzz
 @settings(max_examples=40, deadline=None)
 @given(

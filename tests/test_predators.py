@@ -114,6 +114,7 @@ def test_alarm_spreads_at_the_alarm_speed_whatever_the_step(dt: float) -> None:
     assert np.all(np.abs(arrivals - expected) <= dt + 1e-9), arrivals
 
 
+@pytest.mark.slow
 def test_changing_a_relation_changes_the_outcome() -> None:
     def min_gap(relation: str) -> float:
         world = f"relation-{relation}"

@@ -25,6 +25,7 @@ class Catches:
         self.seen.append((prey, hunter, x, y))
 
 
+@pytest.mark.slow
 def test_hunters_cross_the_world_to_a_prey_they_cannot_see() -> None:
     flock = shoal.install(FlockConfig(1200, 800, seed=2), [HUNTER, FISH])
     hunters = flock.spawn("hunter", [(100, 100), (120, 90)], [(0, 0), (0, 0)])
@@ -62,6 +63,7 @@ def test_hunters_lead_a_moving_prey() -> None:
     assert vy > 0 and vx / vy == pytest.approx(-150 / 400, abs=0.02)
 
 
+@pytest.mark.slow
 def test_a_prey_for_others_is_not_hunted() -> None:
     flock = shoal.install(FlockConfig(800, 600, seed=3), [HUNTER, FISH])
     flock.spawn("hunter", [(100, 100)], [(0, 0)])

@@ -290,6 +290,7 @@ def test_deleted_boids_vanish_at_once_and_new_ones_appear(
     assert render.feed.sprite_of(int(new)) in render.sprites
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fast", [True, False], ids=["bulk", "per-sprite fallback"])
 def test_sprites_and_store_agree_through_steps_and_churn(
     window: arcade.Window, make_flock: Callable[..., Flock], fast: bool

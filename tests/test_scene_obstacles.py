@@ -124,6 +124,7 @@ def _level_file(name: str) -> Traversable:
     return importlib.resources.files("shoal.levels") / f"{name}.tmj"
 
 
+@pytest.mark.slow
 def test_boids_follow_their_leader_past_a_wall_of_sprites() -> None:
     """A host's wall of tiles between a school and its leader: the school comes round."""
     flock = install(FlockConfig(800, 600, seed=3), [Species("fish")])

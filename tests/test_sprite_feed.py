@@ -207,6 +207,7 @@ def test_a_deleted_boid_is_no_longer_drawn(
 
 
 # --- (d) churn -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_sprites_follow_the_store_through_spawn_and_despawn_churn(
     window: arcade.Window, make_flock: Callable[[], Flock]
 ) -> None:

@@ -37,6 +37,7 @@ ACTIONS = st.lists(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @settings(max_examples=60, deadline=None)
 @given(actions=ACTIONS, seed=st.integers(0, 1000))

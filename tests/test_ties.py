@@ -69,6 +69,7 @@ def test_a_blocked_platformer_player_reads_as_standing() -> None:
     assert abs(vx) < 1e-6 and abs(vy) < 1e-6  # what really happens: it stands
 
 
+@pytest.mark.slow
 def test_followers_settle_behind_a_tied_leader_that_moves() -> None:
     flock = new_flock()
     flock.scatter("fish", 20, centre=(200, 300), radius=40)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from clear import assert_clear
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from shoal.components import Circle, Obstacle, Polygon, Rect, Shape, Species
@@ -24,6 +24,7 @@ from shoal.systems import (
     Flock,
     FlockConfig,
     add_obstacles,
+    inside_obstacle,
     install,
     obstacle_field,
     refresh_obstacles,
@@ -133,6 +134,18 @@ def in_world(points: Points, boundary: str) -> Points:
     return points.clip(0.0, top)
 
 
+def has_room(flock: Flock) -> bool:
+    """Whether some point of a 1 px lattice over the world lies outside every obstacle.
+
+    Generated circles can cover the whole tank between them; there the promise cannot hold
+    (the collision stage leaves a boid where it is when nothing in the world is free), so
+    such scenes are not examples of it.
+    """
+    xs, ys = np.meshgrid(np.arange(0.5, W, 1.0), np.arange(0.5, H, 1.0))
+    lattice = np.column_stack((xs.ravel(), ys.ravel()))
+    return not inside_obstacle(obstacle_field(flock), lattice).all()
+
+
 def run_clear(flock: Flock, steps: int) -> None:
     field = obstacle_field(flock)
     for _ in range(steps):
@@ -141,6 +154,7 @@ def run_clear(flock: Flock, steps: int) -> None:
 
 
 # --- properties ---------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     scene=st.lists(shapes(), min_size=1, max_size=6),
@@ -152,12 +166,14 @@ def test_circles_stars_and_cups_never_hold_a_boid(
     with scratch_world():
         flock = flock_for(boundary, dt, speed, seed, reckless)
         add_obstacles(flock, scene, merge=False)
+        assume(has_room(flock))
         rng = np.random.default_rng(seed)
         flock.scatter("s", 30)
         flock.spawn("s", in_world(np.vstack([inside_and_on(s, rng, 8) for s in scene]), boundary))
         run_clear(flock, 5)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(tiles=tiled_tank(), boundary=BOUNDARIES, dt=DTS, speed=SPEEDS, seed=st.integers(0, 10_000))
 def test_a_tank_tiled_with_rock_holds_no_boid(
@@ -171,6 +187,7 @@ def test_a_tank_tiled_with_rock_holds_no_boid(
         run_clear(flock, 4)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     thickness=st.one_of(st.just(1.0), st.floats(0.05, 3.0)),
@@ -205,6 +222,7 @@ def test_a_closed_box_of_thin_walls_keeps_its_boids_in(
             assert not escaped.any(), f"{escaped.sum()} boids left the box, e.g. {pos[escaped][:3]}"
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     before=st.lists(shapes(), max_size=3),
@@ -221,8 +239,25 @@ def test_obstacles_dropped_on_boids_leave_none_inside(
         flock.scatter("s", 80)
         run_clear(flock, 2)
         add_obstacles(flock, dropped, merge=False)
+        assume(has_room(flock))
         rng = np.random.default_rng(seed)
         flock.spawn("s", in_world(np.vstack([inside_and_on(s, rng, 6) for s in dropped]), boundary))
+        run_clear(flock, 3)
+
+
+def test_a_torus_covered_but_for_a_corner_holds_no_boid() -> None:
+    """Found by the property above: a circle covers a torus but for a sliver at its corner
+    (x > 393.8, y < 8). Fast boids there wrapped into the circle, and the push-out looked
+    for room along the left and bottom edges only (on a torus the right and top edges are
+    those), so it found none and left them inside."""
+    dropped = [Circle(0.0, 0.0, 1.0), Circle(0.0, 62.0, 1.0), Circle(192.0, 164.0, 260.0)]
+    with scratch_world():
+        flock = flock_for("wrap", MAX_DT, 600.0, 77, reckless=False)
+        flock.scatter("s", 80)
+        run_clear(flock, 2)
+        add_obstacles(flock, dropped, merge=False)
+        rng = np.random.default_rng(77)
+        flock.spawn("s", in_world(np.vstack([inside_and_on(s, rng, 6) for s in dropped]), "wrap"))
         run_clear(flock, 3)
 
 

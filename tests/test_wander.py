@@ -2,6 +2,7 @@
 
 import esper
 import numpy as np
+import pytest
 
 from shoal.components import Species
 from shoal.systems import BOIDS_SPAWNED, FlockConfig, install
@@ -20,6 +21,7 @@ def path(world: str, seed: int, weight: float) -> np.ndarray:
     return np.unwrap(np.array(headings))
 
 
+@pytest.mark.slow
 def test_wander_meanders_smoothly_and_reproducibly() -> None:
     still = path("wander-a", 1, 0.0)
     wander = path("wander-b", 1, 0.6)

@@ -16,20 +16,20 @@ a boid between an obstacle and the tank wall ends up in the tank and outside the
 import math
 
 import numba
+import numpy as np
 
 from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.species_table import P_MAX_SPEED, P_MIN_SPEED
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.obstacles.shape_kernel import (
-    Geometry,
-    containing,
-    exit_one,
-    first_hit,
-    shallowest,
-)
+from shoal.systems.obstacles.query_kernel import containing, first_hit, shallowest
+from shoal.systems.obstacles.shape_kernel import Geometry, exit_one
 
 SKIN = 1e-3
 """How far outside the surface a pushed-out boid is put (px)."""
+
+World = tuple[int, float, float, float, float]
+"""The world as the kernel takes it, one record: boundary (an index of `BOUNDARY_MODES`),
+width, height, left, bottom (numba passes a tuple of scalars by value, at no cost)."""
 
 # Pushes to the nearest surface (or into the corner between two) before searching; more than
 # 3 are only needed where three or more obstacles overlap.
@@ -45,14 +45,13 @@ _EDGE_POINTS = 64
 
 
 @numba.njit(cache=True)
-def _in_world(
-    x: float, y: float, boundary: int, width: float, height: float, left: float, bottom: float
-) -> tuple[float, float]:
+def _in_world(x: float, y: float, world: World) -> tuple[float, float]:
     """The point put back into the world (from (left, bottom), width × height): wrapped
     round a torus, else clamped to the box."""
+    boundary, width, height, left, bottom = world
     if boundary == BOUNDARY_WRAP:
-        x -= left + width * math.floor((x - left) / width)
-        y -= bottom + height * math.floor((y - bottom) / height)
+        x -= left + width * np.floor((x - left) / width)
+        y -= bottom + height * np.floor((y - bottom) / height)
         return left + (0.0 if x >= width else x), bottom + (0.0 if y >= height else y)
     return min(max(x, left), left + width), min(max(y, bottom), bottom + height)
 
@@ -86,11 +85,7 @@ def _walk_out(
     py: float,
     dx: float,
     dy: float,
-    boundary: int,
-    width: float,
-    height: float,
-    left: float,
-    bottom: float,
+    world: World,
 ) -> tuple[float, float, float, float, float]:
     """Walk from p along unit (dx, dy) through every obstacle in the way.
 
@@ -98,6 +93,7 @@ def _walk_out(
     obstacles), the first point outside all obstacles and the outward normal where it left
     the last one.
     """
+    boundary, width, height, left, bottom = world
     x, y, walked, nx, ny = px, py, 0.0, dx, dy
     for _ in range(_MARCH_STEPS):
         o = _containing(geometry, x, y)
@@ -110,7 +106,7 @@ def _walk_out(
         walked += step
         x, y = x + step * dx, y + step * dy
         if boundary == BOUNDARY_WRAP:
-            x, y = _in_world(x, y, boundary, width, height, left, bottom)
+            x, y = _in_world(x, y, world)
         elif not (left <= x <= left + width and bottom <= y <= bottom + height):
             break
     return math.inf, px, py, 0.0, 0.0
@@ -123,11 +119,7 @@ def _search_out(
     py: float,
     first_nx: float,
     first_ny: float,
-    boundary: int,
-    width: float,
-    height: float,
-    left: float,
-    bottom: float,
+    world: World,
 ) -> tuple[bool, float, float, float, float]:
     """The nearest point outside every obstacle (and in the world) along any of a few
     directions from p: found?, the point, the outward normal there."""
@@ -139,9 +131,7 @@ def _search_out(
         else:
             angle = 2.0 * math.pi * (k - 1) / _DIRECTIONS
             dx, dy = math.cos(angle), math.sin(angle)
-        walked, x, y, nx, ny = _walk_out(
-            geometry, px, py, dx, dy, boundary, width, height, left, bottom
-        )
+        walked, x, y, nx, ny = _walk_out(geometry, px, py, dx, dy, world)
         if walked < best:
             best, best_x, best_y, best_nx, best_ny = walked, x, y, nx, ny
     return best < math.inf, best_x, best_y, best_nx, best_ny
@@ -167,27 +157,28 @@ def _nearest_free(
     free: FloatArray,
     px: float,
     py: float,
-    boundary: int,
-    width: float,
-    height: float,
-    left: float,
-    bottom: float,
+    world: World,
 ) -> tuple[float, float, float]:
     """The nearest of the field's free points and the points along the world's edge that
     lies in the world and outside every obstacle: squared distance (inf: none) and point."""
+    boundary, width, height, left, bottom = world
     best, best_x, best_y = math.inf, px, py
+    # On a torus the right and top edges are the left and bottom ones: look a hair inside
+    # them instead, or room along them (a corner left free by a big circle) is never seen.
+    right = width - SKIN if boundary == BOUNDARY_WRAP else width
+    top = height - SKIN if boundary == BOUNDARY_WRAP else height
     for k in range(free.shape[0] + 4 * (_EDGE_POINTS + 1)):
         if k < free.shape[0]:
             x, y = free[k, 0], free[k, 1]
         else:  # round the world's edge, corners included
             e = k - free.shape[0]
             side, t = e // (_EDGE_POINTS + 1), (e % (_EDGE_POINTS + 1)) / _EDGE_POINTS
-            x = left + (t * width if side < 2 else (0.0 if side == 2 else width))
-            y = bottom + (t * height if side >= 2 else (0.0 if side == 0 else height))
+            x = left + (t * right if side < 2 else (0.0 if side == 2 else right))
+            y = bottom + (t * top if side >= 2 else (0.0 if side == 0 else top))
         d2 = (x - px) * (x - px) + (y - py) * (y - py)
         if d2 >= best:
             continue
-        x, y = _in_world(x, y, boundary, width, height, left, bottom)
+        x, y = _in_world(x, y, world)
         if _containing(geometry, x, y) < 0:
             best, best_x, best_y = d2, x, y
     return best, best_x, best_y
@@ -199,11 +190,7 @@ def _free_position(
     free: FloatArray,
     px: float,
     py: float,
-    boundary: int,
-    width: float,
-    height: float,
-    left: float,
-    bottom: float,
+    world: World,
 ) -> tuple[float, float, float, float]:
     """Where a boid at p (inside an obstacle) goes, and the outward normal of the surface it
     was pushed out of. If nothing in the world is free, a point still inside.
@@ -217,24 +204,22 @@ def _free_position(
     last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny  # the surface pushed out of before
     x, y = px, py
     for attempt in range(_PUSH_TRIES):
-        x, y = _in_world(qx + SKIN * nx, qy + SKIN * ny, boundary, width, height, left, bottom)
+        x, y = _in_world(qx + SKIN * nx, qy + SKIN * ny, world)
         o, qx2, qy2, nx2, ny2 = _shallowest(geometry, x, y)
         if o < 0:
             return x, y, nx, ny
         if attempt > 0:
             ok, cx, cy = _corner(last_qx, last_qy, last_nx, last_ny, qx, qy, nx, ny)
-            cx, cy = _in_world(cx, cy, boundary, width, height, left, bottom)
+            cx, cy = _in_world(cx, cy, world)
             if ok and _containing(geometry, cx, cy) < 0:
                 mx, my = nx + last_nx, ny + last_ny
                 norm = math.sqrt(mx * mx + my * my)
                 return cx, cy, mx / norm, my / norm
         last_qx, last_qy, last_nx, last_ny = qx, qy, nx, ny
         qx, qy, nx, ny = qx2, qy2, nx2, ny2
-    found, fx, fy, fnx, fny = _search_out(
-        geometry, px, py, first_nx, first_ny, boundary, width, height, left, bottom
-    )
+    found, fx, fy, fnx, fny = _search_out(geometry, px, py, first_nx, first_ny, world)
     walked = (fx - px) * (fx - px) + (fy - py) * (fy - py) if found else math.inf
-    d2, gx, gy = _nearest_free(geometry, free, px, py, boundary, width, height, left, bottom)
+    d2, gx, gy = _nearest_free(geometry, free, px, py, world)
     if d2 < walked:  # from deep inside, straight out to the nearest known free room
         d = math.sqrt(d2)
         if d == 0.0:
@@ -270,11 +255,7 @@ def _sweep(
     sy: float,
     px: float,
     py: float,
-    boundary: int,
-    width: float,
-    height: float,
-    left: float,
-    bottom: float,
+    world: World,
 ) -> tuple[bool, float, float, float, float]:
     """Whether the move from s to p entered an obstacle from outside; if so, the point just
     before the first contact (a hair off the surface) and the outward normal there.
@@ -283,10 +264,11 @@ def _sweep(
     from p less the move, so that obstacles at either side of the edge are met.
     """
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    boundary, width, height, _, _ = world
     dx, dy = px - sx, py - sy
     if boundary == BOUNDARY_WRAP:
-        dx -= width * math.floor(dx / width + 0.5)
-        dy -= height * math.floor(dy / height + 0.5)
+        dx -= width * np.floor(dx / width + 0.5)
+        dy -= height * np.floor(dy / height + 0.5)
     length = math.sqrt(dx * dx + dy * dy)
     if length == 0.0:
         return False, px, py, 0.0, 0.0
@@ -306,7 +288,7 @@ def _sweep(
         return False, px, py, 0.0, 0.0
     back = max(t - SKIN, 0.0)
     x, y = ox + back * ux + SKIN * nx, oy + back * uy + SKIN * ny
-    x, y = _in_world(x, y, boundary, width, height, left, bottom)
+    x, y = _in_world(x, y, world)
     return True, x, y, nx, ny
 
 
@@ -321,16 +303,12 @@ def push_out(
     geometry: Geometry,
     free: FloatArray,
     start: FloatArray,
-    boundary: int,
-    width: float,
-    height: float,
-    left: float,
-    bottom: float,
+    world: World,
 ) -> int:
     """Stop every boid of rows [first, last) whose move from `start` (the positions when
     the step began; empty: do not look at the moves) entered an obstacle, and move every
-    one inside an obstacle out of it, in place; returns how many it moved. The world spans
-    [left, left + width] × [bottom, bottom + height]."""
+    one inside an obstacle out of it, in place; returns how many it moved. The world
+    (`World`) spans [left, left + width] × [bottom, bottom + height]."""
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     swept = start.shape[0] == positions.shape[0]
     moved = 0
@@ -338,13 +316,9 @@ def push_out(
         px, py = positions[i, 0], positions[i, 1]
         hit, nx, ny = False, 0.0, 0.0
         if swept:
-            hit, px, py, nx, ny = _sweep(
-                geometry, start[i, 0], start[i, 1], px, py, boundary, width, height, left, bottom
-            )
+            hit, px, py, nx, ny = _sweep(geometry, start[i, 0], start[i, 1], px, py, world)
         if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) >= 0:
-            px, py, nx, ny = _free_position(
-                geometry, free, px, py, boundary, width, height, left, bottom
-            )
+            px, py, nx, ny = _free_position(geometry, free, px, py, world)
         elif not hit:
             continue
         positions[i, 0], positions[i, 1] = px, py

@@ -47,8 +47,8 @@ class CollisionSystem(FlockProcessor):
             run_chunks(
                 push_out, len(store), store.positions, store.velocities, store.species,
                 flock.species.params, field.geometry, free, start,
-                BOUNDARY_MODES.index(config.boundary), config.width, config.height,
-                config.left, config.bottom,
+                (BOUNDARY_MODES.index(config.boundary), float(config.width),
+                 float(config.height), float(config.left), float(config.bottom)),
             )
         )  # fmt: skip
         if self.pushed:

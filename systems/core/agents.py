@@ -41,6 +41,8 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
     """Every entity of the current world with a `kind` component and a Position, by entity."""
     found = sorted(esper.get_components(kind, Position), key=lambda item: item[0])
     count = len(found)
+    if count == 0:  # most scenes lack most kinds: every stage asks every step (~10 µs saved)
+        return _none(len(table))
     entities = np.fromiter((entity for entity, _ in found), np.int64, count)
     positions = np.zeros((count, 2))
     velocities = np.zeros((count, 2))
@@ -63,6 +65,20 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
     if not (np.all(np.isfinite(positions)) and np.all(np.isfinite(velocities))):
         raise ValueError(f"a {kind.__name__} entity has a non-finite Position or Velocity")
     return AgentArrays(entities, positions, velocities, radius, inner, weight, concerns)
+
+
+def _none(species: int) -> AgentArrays:
+    """No agents, for a table of `species` species (one shared, empty: nothing to write)."""
+    none = _NONE.get(species)
+    if none is None:
+        ints, floats, vectors = np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2))
+        concerns = np.zeros((0, max(species, 1)), bool)
+        none = _NONE[species] = AgentArrays(ints, vectors, vectors, floats, floats, floats,
+                                            concerns)  # fmt: skip
+    return none
+
+
+_NONE: dict[int, AgentArrays] = {}
 
 
 def _sizes(agent: object) -> tuple[float, float, float]:

@@ -76,6 +76,7 @@ class Embedding:
         Raises:
             ValueError: `sprite` has no finite centre, is already tied, or a role is not one
                 of those components (nothing changes).
+            RuntimeError: the flock was uninstalled, or its world deleted.
         """
         self._check_installed("tie")
         tie = self.ties.tie("tie", sprite, roles, group=False)
@@ -84,7 +85,14 @@ class Embedding:
     def tie_all(self, sprites: object, *roles: object) -> None:
         """Tie every sprite of a group (an arcade SpriteList, or any iterable of sprites) to
         `roles`, following the group as it changes: a sprite appended later is tied at the
-        next step, one removed is untied. Each sprite gets its own entity (see `tie`)."""
+        next step, one removed is untied. Each sprite gets its own entity (see `tie`).
+
+        Raises:
+            ValueError: `sprites` is one sprite or not an iterable, is already tied, one of
+                them has no finite centre, or a role is not one of the components `tie`
+                takes (nothing changes).
+            RuntimeError: the flock was uninstalled, or its world deleted.
+        """
         self._check_installed("tie_all")
         self.ties.tie("tie_all", sprites, roles, group=True)
 

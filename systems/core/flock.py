@@ -65,7 +65,11 @@ class Flock(Embedding):
 
     # --- species -----------------------------------------------------------------------
     def add_species(self, species: Species) -> None:
-        """Register another species (it flocks with itself and ignores the others)."""
+        """Register another species (it flocks with itself and ignores the others).
+
+        Raises:
+            ValueError: `species` is not a `Species`, or its name is already registered.
+        """
         check.instance("add_species", "species", species, Species)
         if species.name in self.species:
             check.fail("add_species", "species", species.name, "is already registered")
@@ -76,7 +80,9 @@ class Flock(Embedding):
     def tune(self, name: str, **changes: Any) -> Species:
         """Change parameters of a species; they apply from the next step.
 
-        Raises ValueError naming the field if a value is invalid (the species is unchanged).
+        Raises:
+            ValueError: an unknown species, or an unknown field or an invalid value (the
+                message names it; the species is unchanged).
         """
         self._index("tune", "name", name)
         try:
@@ -92,6 +98,9 @@ class Flock(Embedding):
         Relations: "flock", "ignore", "avoid", "flee", "chase" (see `RELATIONS`). By default
         a species flocks with itself and ignores the others. A species reacts to others
         within its perception radius.
+
+        Raises:
+            ValueError: an unknown species, or a relation not in `RELATIONS`.
         """
         self._index("relate", "observer", observer)
         self._index("relate", "other", other)
@@ -127,6 +136,11 @@ class Flock(Embedding):
         Without `velocities`, each gets a random heading (from the flock's seeded generator)
         at the middle of the species' speed range. Each boid is an esper entity with
         `Position`, `Velocity` and `Boid` components.
+
+        Raises:
+            ValueError: an unknown species; positions or velocities not (n, 2) numbers
+                within ±`MAX_COORDINATE`, or not as many; more than `MAX_BOIDS` in all.
+            RuntimeError: the flock was uninstalled, or its world deleted.
         """
         index = self._index("spawn", "species", species)
         pos = points(positions, "spawn: positions")
@@ -162,6 +176,11 @@ class Flock(Embedding):
 
         The default area keeps clear of the `contain` margin. Give both `centre` and
         `radius`, or neither.
+
+        Raises:
+            ValueError: `count` is not an integer >= 0, an unknown species, only one of
+                `centre` and `radius`, a disc past ±`MAX_COORDINATE`, or too many boids.
+            RuntimeError: the flock was uninstalled, or its world deleted.
         """
         count = check.integer("scatter", "count", count)
         self._index("scatter", "species", species)
@@ -184,9 +203,14 @@ class Flock(Embedding):
     def despawn(self, entities: int | Iterable[int]) -> None:
         """Delete boids now: their rows go at once, their esper entities at the next process.
 
-        Their `Position` and `Velocity` keep the last values. An entity that is not a boid of
-        the flock (never was, or already deleted, also through esper) raises KeyError, and
-        none is deleted; an entity given twice is deleted once.
+        Their `Position` and `Velocity` keep the last values. An entity given twice is
+        deleted once.
+
+        Raises:
+            ValueError: `entities` is not an entity or an iterable of entities.
+            KeyError: one is not a boid of the flock (never was, or already deleted, also
+                through esper): none is deleted.
+            RuntimeError: the flock was uninstalled, or its world deleted.
         """
         ents = entity_ids("despawn", entities)
         self._members.check("despawn")
@@ -234,7 +258,13 @@ class Flock(Embedding):
 
     def query(self, x: float, y: float, radius: float, species: str | None = None) -> IntArray:
         """Entities of the boids within `radius` px of (x, y), wrap-aware, sorted by row;
-        only those of `species` when it is given (ValueError for an unknown name)."""
+        only those of `species` when it is given.
+
+        Raises:
+            ValueError: x, y or radius is not a finite number (radius >= 0), or an unknown
+                species.
+            RuntimeError: the flock's world was deleted.
+        """
         x = check.number("query", "x", x)
         y = check.number("query", "y", y)
         radius = check.number("query", "radius", radius, low=0.0)
@@ -286,6 +316,11 @@ class Flock(Embedding):
 
         esper keeps handlers per world and by weak reference: keep a bound method's object
         alive.
+
+        Raises:
+            ValueError: `event` is not one of shoal's events, or `handler` is not a callable
+                that esper can hold by weak reference.
+            RuntimeError: the flock was uninstalled, or its world deleted.
         """
         check_handler("set_handler", event, handler)
         self._check_installed("set_handler")  # uninstall removes the flock's handlers
@@ -305,7 +340,11 @@ class Flock(Embedding):
         """Run one `esper.process` of the flock's world (all its processors, host's too).
 
         `dt` in [0, MAX_DT] seconds (0: a paused step), default `FlockConfig.dt`.
-        RuntimeError once the flock is uninstalled or its world deleted.
+
+        Raises:
+            ValueError: `dt` is not a number in [0, MAX_DT]; or an entity of the world
+                cannot be a boid (see `sync`).
+            RuntimeError: the flock was uninstalled, or its world deleted.
         """
         self._members.check("step")
         with in_world(self.world):

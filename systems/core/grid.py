@@ -19,6 +19,10 @@ from shoal.systems.core.store import FloatArray, IntArray
 _MAX_CELLS_PER_BOID = 4
 _MIN_MAX_CELLS = 4096
 
+GridFrame = tuple[float, float, float, float, int, int, bool, float, float]
+"""A grid's scalars as its kernels take them, one record: origin_x, origin_y, cell_w, cell_h,
+nx, ny, wrap, width, height (numba passes a tuple of scalars by value, at no cost)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Grid:
@@ -48,6 +52,14 @@ class Grid:
     wrap: bool
     width: float
     height: float
+
+    @property
+    def frame(self) -> GridFrame:
+        """The scalars of the grid for its kernels (see `GridFrame`)."""
+        return (
+            float(self.origin_x), float(self.origin_y), float(self.cell_w), float(self.cell_h),
+            int(self.nx), int(self.ny), bool(self.wrap), float(self.width), float(self.height),
+        )  # fmt: skip
 
 
 def build_grid(
@@ -152,19 +164,12 @@ def _query_kernel(
     positions: FloatArray,
     order: IntArray,
     cell_start: IntArray,
-    origin_x: float,
-    origin_y: float,
-    cell_w: float,
-    cell_h: float,
-    nx: int,
-    ny: int,
-    wrap: bool,
-    width: float,
-    height: float,
+    frame: GridFrame,
     x: float,
     y: float,
     radius: float,
 ) -> IntArray:
+    origin_x, origin_y, cell_w, cell_h, nx, ny, wrap, width, height = frame
     cx = math.floor((x - origin_x) / cell_w)
     cy = math.floor((y - origin_y) / cell_h)
     if wrap:
@@ -209,21 +214,7 @@ def query_rows(grid: Grid, positions: FloatArray, x: float, y: float, radius: fl
         # integers (a radius of 1e21 once found nobody).
         return _query_all(grid, positions, x, y, radius)
     return _query_kernel(
-        positions,
-        grid.order,
-        grid.cell_start,
-        grid.origin_x,
-        grid.origin_y,
-        grid.cell_w,
-        grid.cell_h,
-        grid.nx,
-        grid.ny,
-        grid.wrap,
-        grid.width,
-        grid.height,
-        float(x),
-        float(y),
-        float(radius),
+        positions, grid.order, grid.cell_start, grid.frame, float(x), float(y), float(radius)
     )
 
 

@@ -49,10 +49,13 @@ def draw_noise(
 ) -> FloatArray:
     """Each boid's random turn for a step of `dt` s (radians: heading_noise × √dt × a normal
     draw); an empty array when no species has heading noise (nothing is drawn)."""
-    sigma = params[species, P_HEADING_NOISE] if len(params) else np.zeros(0)
-    if not np.any(sigma > 0.0):
+    if not len(params) or not params[:, P_HEADING_NOISE].max() > 0.0:
         return np.zeros(0)
-    return rng.standard_normal(len(species)) * sigma * math.sqrt(dt)
+    sigma = params[species, P_HEADING_NOISE]
+    if not np.any(sigma > 0.0):  # only species with no boids have noise
+        return np.zeros(0)
+    noise: FloatArray = rng.standard_normal(len(species)) * sigma * math.sqrt(dt)
+    return noise
 
 
 @numba.njit(cache=True, nogil=True)
@@ -90,6 +93,12 @@ def _cruise(vx: float, vy: float, cruise: float, rate: float, dt: float) -> tupl
     return vx / speed * change, vy / speed * change
 
 
+# Below this speed (px/s) a velocity is scaled by _TINY_SCALE before it is brought up to
+# min_speed (at most LARGEST): 1e6 / (5e-324 · 2**600) is still finite.
+_TINY_SPEED = 1e-150
+_TINY_SCALE = 2.0**600
+
+
 @numba.njit(cache=True, nogil=True)
 def speed_limit(s: int, params: FloatArray, old_speed: float, burst: float, dt: float) -> float:
     """The highest speed a boid may have after this step: max speed × burst factor in a burst
@@ -100,6 +109,17 @@ def speed_limit(s: int, params: FloatArray, old_speed: float, burst: float, dt: 
     if burst < 0.0 and old_speed > max_speed:
         return max_speed + (old_speed - max_speed) * math.exp(-dt / GLIDE)
     return max_speed
+
+
+@numba.njit(cache=True, nogil=True)
+def length(x: float, y: float) -> float:
+    """The length of (x, y): sqrt(x² + y²), or `math.hypot` (slower) where the squares lose
+    precision (a host's 1e-160 px/s velocity set from them missed min_speed by 2e-4) or
+    overflow."""
+    square = x * x + y * y
+    if 1e-290 < square < 1e290:
+        return math.sqrt(square)
+    return math.hypot(x, y)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -138,18 +158,17 @@ def advance(
     cx, cy = _cruise(vx, vy, params[s, P_CRUISE_SPEED], params[s, P_CRUISE_RATE], dt)
     nvx = vx + (ax + cx) * dt
     nvy = vy + (ay + cy) * dt
-    # hypot, not sqrt(x² + y²): the squares of a tiny velocity (1e-160 px/s, from a host) lose
-    # their precision, and a speed set from them missed min_speed by 2e-4.
-    old_speed = math.hypot(vx, vy)
-    new_speed = math.hypot(nvx, nvy)
+    old_speed = length(vx, vy)
+    new_speed = length(nvx, nvy)
     # --- turn rate: rotate the old heading by at most max_turn * dt
     max_turn = params[s, P_MAX_TURN] * dt
     if old_speed > 0.0 and new_speed > 0.0 and max_turn < math.pi:
-        angle = math.atan2(vx * nvy - vy * nvx, vx * nvx + vy * nvy)
-        if abs(angle) > max_turn:
-            turn = max_turn if angle > 0.0 else -max_turn
-            c = math.cos(turn)
-            sn = math.sin(turn)
+        # The turn exceeds the limit where the cosine of the angle between the headings is
+        # below the limit's (the angle itself, an atan2, costs twice a cosine).
+        c = math.cos(max_turn)
+        if vx * nvx + vy * nvy < c * old_speed * new_speed:
+            cross = vx * nvy - vy * nvx  # the side it turns to (an about-turn: as atan2)
+            sn = math.sin(max_turn) if math.copysign(1.0, cross) > 0.0 else -math.sin(max_turn)
             nvx = (vx * c - vy * sn) / old_speed * new_speed
             nvy = (vx * sn + vy * c) / old_speed * new_speed
     # --- noise: the heading turned by a random angle, after the turn limit. The limit bounds
@@ -161,13 +180,19 @@ def advance(
         c, sn = math.cos(noise), math.sin(noise)
         nvx, nvy = nvx * c - nvy * sn, nvx * sn + nvy * c
     # --- speed: within [min, limit]; a stopped boid keeps its old heading (or +x)
-    new_speed = math.hypot(nvx, nvy)  # as noise and the turn left it (rounding included)
+    new_speed = length(nvx, nvy)  # as noise and the turn left it (rounding included)
     top = speed_limit(s, params, old_speed, burst, dt)
     if new_speed > top:
         nvx *= top / new_speed
         nvy *= top / new_speed
     elif new_speed < min_speed:
         if new_speed > 0.0:
+            if new_speed < _TINY_SPEED:
+                # min_speed / new_speed overflows to inf for a subnormal speed (a boid that
+                # stopped dead in a corner went to ±inf px/s): scale the velocity up by a
+                # power of two first, which keeps its heading exactly.
+                nvx, nvy = nvx * _TINY_SCALE, nvy * _TINY_SCALE
+                new_speed = math.hypot(nvx, nvy)
             nvx *= min_speed / new_speed
             nvy *= min_speed / new_speed
         elif old_speed > 0.0:
@@ -186,8 +211,8 @@ def bounded(
     """The position wrapped round a torus, or kept in the box heading inwards (a boid on a
     wall of a contain or bounce world cannot head out of it)."""
     if boundary == BOUNDARY_WRAP:
-        x -= width * math.floor(x / width)
-        y -= height * math.floor(y / height)
+        x -= width * np.floor(x / width)
+        y -= height * np.floor(y / height)
         if x >= width:  # rounding of a tiny negative x
             x = 0.0
         if y >= height:

@@ -3,6 +3,7 @@
 import math
 
 import numba
+import numpy as np
 
 MAX_PREDICTION = 1.0
 """Seconds ahead that pursuit and evasion predict another boid's position, at most."""
@@ -59,8 +60,12 @@ def wrap_offset(delta: float, size: float, inv_size: float) -> float:
     """Minimal-image offset on a torus of `size`; `inv_size` = 1/size, or 0 for no wrap.
 
     Branch-free so that candidate loops vectorise; with inv_size = 0 it returns delta.
+    `np.floor`, not `math.floor`: numba's math.floor returns an int, and the round trip
+    through int64 has no SIMD instruction (the loop ran 1.5× slower), and overflows beyond
+    2**63.
     """
-    return delta - size * math.floor(delta * inv_size + 0.5)
+    offset: float = delta - size * np.floor(delta * inv_size + 0.5)
+    return offset
 
 
 @numba.njit(cache=True)

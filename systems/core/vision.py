@@ -55,7 +55,10 @@ class Cells(NamedTuple):
     of slot k. Cells are `size_x` × `size_y` from (`origin_x`, `origin_y`); in a torus
     (`wrap`) they tile the world `width` × `height` and their indices wrap. `positions`,
     `velocities`, `species` and `alarm` are the boids' values in slot order when the step
-    began.
+    began; `x`, `y`, `vx`, `vy` the same positions (on a torus, wrapped into the world: each
+    within its cell) and velocities as contiguous arrays, for loops that run in SIMD.
+    `cell_species[c]` is the one species of cell c's boids (-1: several; -2: none) and
+    `cell_alarmed[c]` 1 where one of them is alarmed.
     """
 
     row: IntArray
@@ -74,6 +77,12 @@ class Cells(NamedTuple):
     wrap: bool
     width: float
     height: float
+    x: FloatArray
+    y: FloatArray
+    vx: FloatArray
+    vy: FloatArray
+    cell_species: IntArray
+    cell_alarmed: IntArray
 
 
 class Seen(NamedTuple):
@@ -98,14 +107,23 @@ class Seen(NamedTuple):
     off_x: FloatArray
     off_y: FloatArray
     off_d2: FloatArray
+    # The steering's fast path, for the boids of cell plain_at[0]: how many boids its block
+    # holds (plain_at[1]), and 1 if the fast path may read them (plain_at[2]); if so, their
+    # positions (as the nearest images to that cell's: no wrap needed) and velocities.
+    plain_at: IntArray
+    plain_x: FloatArray
+    plain_y: FloatArray
+    plain_vx: FloatArray
+    plain_vy: FloatArray
 
 
 def no_cells() -> Cells:
     """The cells of a flock with no boids."""
-    ints, floats = np.zeros(0, np.int64), np.zeros((0, 2))
+    ints, floats, flat = np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
     starts = np.zeros(2, np.int64)
-    return Cells(ints, ints, starts, floats, floats, ints, np.zeros(0), 0.0, 0.0, 1.0, 1.0, 1, 1,
-                 False, 1.0, 1.0)  # fmt: skip
+    return Cells(ints, ints, starts, floats, floats, ints, flat, 0.0, 0.0, 1.0, 1.0, 1, 1,
+                 False, 1.0, 1.0, flat, flat, flat, flat, np.full(1, -2, np.int64),
+                 np.zeros(1, np.int64))  # fmt: skip
 
 
 @numba.njit(cache=True, nogil=True)
@@ -115,7 +133,8 @@ def buffers(length: int) -> Seen:
     return Seen(
         np.empty(length, np.int64), np.empty(length), np.empty(length), np.empty(length),
         np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK), np.full(2, -1, np.int64),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(3, -1, np.int64),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
     )  # fmt: skip
 
 
@@ -135,11 +154,7 @@ def seen(
     far2 = far * far
     cos_half = params[s, P_COS_HALF_FOV]
     cap = int(params[s, P_MAX_NEIGHBOURS])
-    vx, vy = cells.velocities[i, 0], cells.velocities[i, 1]
-    speed = math.sqrt(vx * vx + vy * vy)
-    all_round = cos_half < -1.5 or speed == 0.0
-    hx = vx / speed if speed > 0.0 else 0.0
-    hy = vy / speed if speed > 0.0 else 0.0
+    all_round, hx, hy = heading(cells.velocities[i, 0], cells.velocities[i, 1], cos_half)
     xi, yi = cells.positions[i, 0], cells.positions[i, 1]
     inv_w = 1.0 / cells.width if cells.wrap else 0.0
     inv_h = 1.0 / cells.height if cells.wrap else 0.0
@@ -151,8 +166,8 @@ def seen(
     # At most the whole grid: a huge radius in a small world must not mean a huge loop.
     reach_x = min(math.ceil(far / cells.size_x), cells.nx)
     reach_y = min(math.ceil(far / cells.size_y), ny)
-    down_x, up_x = _offsets(cx, reach_x, cells.nx, cells.wrap)
-    down_y, up_y = _offsets(cy, reach_y, ny, cells.wrap)
+    down_x, up_x = ring_offsets(cx, reach_x, cells.nx, cells.wrap)
+    down_y, up_y = ring_offsets(cy, reach_y, ny, cells.wrap)
     # The cell's arrays, passed one by one: handing the whole `Cells` tuple to a callee costs
     # more than reading the cell (measured: 2,000 boids, 3.5 ms against 1.8 ms a step).
     cell_start, positions, species, row = (
@@ -346,13 +361,23 @@ def _read_block(
 
 
 @numba.njit(cache=True, nogil=True)
+def heading(vx: float, vy: float, cos_half: float) -> tuple[bool, float, float]:
+    """Whether a boid moving at (vx, vy) sees all round (no blind angle, or standing still),
+    and its unit heading."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed == 0.0:
+        return True, 0.0, 0.0
+    return cos_half < -1.5, vx / speed, vy / speed
+
+
+@numba.njit(cache=True, nogil=True)
 def _inside(offset: float, size: float) -> float:
     """The boid's offset from its cell's low wall, kept in [0, size] against rounding."""
     return min(max(offset, 0.0), size)
 
 
 @numba.njit(cache=True, nogil=True)
-def _offsets(c: int, reach: int, n_cells: int, wrap: bool) -> tuple[int, int]:
+def ring_offsets(c: int, reach: int, n_cells: int, wrap: bool) -> tuple[int, int]:
     """How many cells below and above cell c the search may go along one axis: within the
     grid, and in a torus never round to a cell already visited."""
     if wrap:

@@ -94,6 +94,8 @@ class LifecycleSystem(FlockProcessor):
         flock, store = self.flock, self.flock.store
         params = flock.species.params
         prey = gather(Prey, flock.species)
+        if len(prey) == 0:
+            return
         reach = np.where(params[:, P_CHASE_WEIGHT] > 0.0, params[:, P_CATCH_RADIUS], -np.inf)
         for k, entity in enumerate(prey.entities.tolist()):
             rows = self._reachable(prey, k, prey.radius[k] + float(reach.max(initial=0.0)), taken)
@@ -110,6 +112,8 @@ class LifecycleSystem(FlockProcessor):
         """Each rested boid in reach of food bites it, nearest first, while bites are left."""
         flock, store = self.flock, self.flock.store
         food = gather(Food, flock.species)
+        if len(food) == 0:
+            return
         reach = flock.species.params[:, P_CATCH_RADIUS]
         # A grid query per pellet cost ~20 µs: 5,000 pellets took 60 ms a step. Only those
         # with a boid perhaps in reach are asked.

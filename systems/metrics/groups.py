@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components import arguments as check
+from shoal.systems.core.grid import GridFrame
 from shoal.systems.core.maths import cell_range, wrapped
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.metrics.points import as_points, as_wrap_size, grid_for, span
@@ -86,10 +87,8 @@ def _linked(
     reach_x = int(link // grid.cell_w) + 1
     reach_y = int(link // grid.cell_h) + 1
     count = _count_groups(
-        parent, pos, grid.order, grid.cell_start, grid.origin_x, grid.origin_y,
-        grid.cell_w, grid.cell_h, grid.nx, grid.ny, reach_x, reach_y, grid.wrap,
-        grid.width, grid.height, link, cliques,
-    )  # fmt: skip
+        parent, pos, grid.order, grid.cell_start, grid.frame, reach_x, reach_y, link, cliques
+    )
     return int(count), parent
 
 
@@ -121,17 +120,9 @@ def _count_groups(
     positions: FloatArray,
     order: IntArray,
     cell_start: IntArray,
-    origin_x: float,
-    origin_y: float,
-    cell_w: float,
-    cell_h: float,
-    nx: int,
-    ny: int,
+    frame: GridFrame,
     reach_x: int,
     reach_y: int,
-    wrap: bool,
-    width: float,
-    height: float,
     radius: float,
     cliques: bool,
 ) -> int:
@@ -141,6 +132,7 @@ def _count_groups(
     cells within reach, merge the groups of linked boids. Each merge leaves one group fewer.
     `parent` (0 … n - 1 on entry) ends as the union-find forest of the groups.
     """
+    origin_x, origin_y, cell_w, cell_h, nx, ny, wrap, _, _ = frame
     n = positions.shape[0]
     groups: int = n
     if cliques:
@@ -161,22 +153,9 @@ def _count_groups(
                 low_x = origin_x + (gx % nx) * cell_w
                 low_y = origin_y + (gy % ny) * cell_h
                 groups -= _link_cells(
-                    a,
-                    b,
-                    low_x,
-                    low_y,
-                    cell_w,
-                    cell_h,
-                    cliques,
-                    parent,
-                    positions,
-                    order,
-                    cell_start,
-                    wrap,
-                    width,
-                    height,
+                    a, b, low_x, low_y, cliques, parent, positions, order, cell_start, frame,
                     radius,
-                )
+                )  # fmt: skip
     return groups
 
 
@@ -197,16 +176,12 @@ def _link_cells(
     b: int,
     low_x: float,
     low_y: float,
-    cell_w: float,
-    cell_h: float,
     cliques: bool,
     parent: IntArray,
     positions: FloatArray,
     order: IntArray,
     cell_start: IntArray,
-    wrap: bool,
-    width: float,
-    height: float,
+    frame: GridFrame,
     radius: float,
 ) -> int:
     """Merge the groups of linked boids of cells a and b (a == b: within a); return merges.
@@ -218,6 +193,7 @@ def _link_cells(
     """
     if cliques and _root(parent, order[cell_start[a]]) == _root(parent, order[cell_start[b]]):
         return 0
+    _, _, cell_w, cell_h, _, _, wrap, width, height = frame
     r2 = radius * radius
     reach2 = r2 * _CELL_SLACK  # boids on a cell's wall may be a rounding error outside it
     merges = 0

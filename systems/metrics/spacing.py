@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from shoal.systems.core.grid import Grid
+from shoal.systems.core.grid import Grid, GridFrame
 from shoal.systems.core.maths import wrapped
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.metrics.points import as_points, as_wrap_size, grid_for
@@ -45,20 +45,7 @@ def mean_nn_distance(
         return math.nan
     grid = _nn_grid(pos, size)
     nearest = _nearest_distances(
-        pos,
-        grid.order,
-        grid.cell_start,
-        grid.cell_x,
-        grid.cell_y,
-        grid.origin_x,
-        grid.origin_y,
-        grid.cell_w,
-        grid.cell_h,
-        grid.nx,
-        grid.ny,
-        grid.wrap,
-        grid.width,
-        grid.height,
+        pos, grid.order, grid.cell_start, grid.cell_x, grid.cell_y, grid.frame
     )
     return float(nearest.mean())
 
@@ -94,21 +81,14 @@ def _nearest_distances(
     cell_start: IntArray,
     cell_x: IntArray,
     cell_y: IntArray,
-    origin_x: float,
-    origin_y: float,
-    cell_w: float,
-    cell_h: float,
-    nx: int,
-    ny: int,
-    wrap: bool,
-    width: float,
-    height: float,
+    frame: GridFrame,
 ) -> FloatArray:
     """Distance from each boid to its nearest other boid (needs at least 2 boids).
 
     Phases per boid: scan ring r of cells around its own → stop once the best distance found
     is no more than the distance to anything beyond ring r → else widen to ring r + 1.
     """
+    origin_x, origin_y, cell_w, cell_h, nx, ny, wrap, width, height = frame
     n = positions.shape[0]
     nearest = np.empty(n)
     for i in range(n):
@@ -119,9 +99,7 @@ def _nearest_distances(
         best2 = math.inf
         ring = 0
         while True:
-            best2 = _scan_ring(
-                i, ring, best2, positions, order, cell_start, cx, cy, nx, ny, wrap, width, height
-            )
+            best2 = _scan_ring(i, ring, best2, positions, order, cell_start, cx, cy, frame)
             beyond = min(
                 _distance_past_ring(ring, cx, fx, cell_w, nx, wrap),
                 _distance_past_ring(ring, cy, fy, cell_h, ny, wrap),
@@ -150,17 +128,14 @@ def _scan_ring(
     cell_start: IntArray,
     cx: int,
     cy: int,
-    nx: int,
-    ny: int,
-    wrap: bool,
-    width: float,
-    height: float,
+    frame: GridFrame,
 ) -> float:
     """The smaller of `best2` and the squared distances from boid i to the boids in the ring.
 
     The ring is the cells exactly `ring` steps (in x or y) from (cx, cy); ring 0 is the cell
     itself. In a small torus a ring may revisit cells, which only costs time.
     """
+    _, _, _, _, nx, ny, wrap, width, height = frame
     x, y = positions[i, 0], positions[i, 1]
     for ox in range(-ring, ring + 1):
         gx = cx + ox

@@ -17,7 +17,8 @@ from shoal.systems.core.species_table import (
     P_OBSTACLE_WEIGHT,
 )
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.obstacles.shape_kernel import F_X0, F_X1, F_Y0, F_Y1, Geometry, first_hit
+from shoal.systems.obstacles.query_kernel import first_hit
+from shoal.systems.obstacles.shape_kernel import F_X0, F_X1, F_Y0, F_Y1, Geometry
 
 # Share of the steering that brakes (along the heading) when the path meets a wall square
 # on; the rest turns. Braking alone never avoids anything, turning alone can be too slow.

@@ -27,6 +27,7 @@ from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.checks import as_points
 from shoal.systems.obstacles.free_points import free_points
+from shoal.systems.obstacles.query_kernel import cast_points, inside_points, surface_points
 from shoal.systems.obstacles.shape_kernel import (
     F_X0,
     F_Y1,
@@ -37,9 +38,6 @@ from shoal.systems.obstacles.shape_kernel import (
     KIND_CIRCLE,
     KIND_POLYGON,
     Geometry,
-    cast_points,
-    inside_points,
-    surface_points,
 )
 
 # About this many grid cells per obstacle: a short look-ahead path then meets a few cells

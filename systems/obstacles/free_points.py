@@ -14,6 +14,7 @@ import numpy as np
 
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
+from shoal.systems.obstacles.query_kernel import inside_points
 from shoal.systems.obstacles.shape_kernel import (
     F_CX,
     F_CY,
@@ -23,7 +24,6 @@ from shoal.systems.obstacles.shape_kernel import (
     I_LAST,
     KIND_CIRCLE,
     Geometry,
-    inside_points,
 )
 
 FREE_OFFSET = 1e-2

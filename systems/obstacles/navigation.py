@@ -114,7 +114,11 @@ class Navigator:
     # --- the raster ---------------------------------------------------------------------
     @property
     def flock(self) -> "Flock":
-        """The flock it navigates."""
+        """The flock it navigates.
+
+        Raises:
+            RuntimeError: the flock was garbage-collected (the navigator outlived it).
+        """
         flock = self._flock()
         if flock is None:
             raise RuntimeError("Navigator: its flock no longer exists")
@@ -159,6 +163,10 @@ class Navigator:
         The march goes out to `limit` (px along the way) or, given `until` (flat cell
         indices), just past those cells; a cached field that does not reach them is
         extended (rebuilt further).
+
+        Raises:
+            ValueError: x or y is not a finite number, `limit` is not > 0, or `until` holds
+                something other than cell indices of the grid.
         """
         x, y = check.number("seek_slot", "x", x), check.number("seek_slot", "y", y)
         limit = check.number("seek_slot", "limit", limit, low=0.0, above=True, finite=False)
@@ -192,7 +200,11 @@ class Navigator:
 
     def flee_slot(self, x: float, y: float, radius: float) -> int:
         """The pool slot of the flee map of a threat at (x, y) out to `radius`; -1 if none
-        is free."""
+        is free.
+
+        Raises:
+            ValueError: x or y is not a finite number, or `radius` is not > 0.
+        """
         x, y = check.number("flee_slot", "x", x), check.number("flee_slot", "y", y)
         radius = check.number("flee_slot", "radius", radius, low=0.0, above=True)
         grid = self.grid
@@ -211,7 +223,12 @@ class Navigator:
         return slot
 
     def seek_slots(self, targets: FloatArray, limits: FloatArray) -> IntArray:
-        """`seek_slot` of each target (row) with its limit; all -1 when not `active`."""
+        """`seek_slot` of each target (row) with its limit; all -1 when not `active`.
+
+        Raises:
+            ValueError: `targets` is not an (n, 2) array of finite numbers, or `limits` not
+                n numbers > 0.
+        """
         targets = as_points("seek_slots", "targets", targets)
         limits = as_limits("seek_slots", "limits", limits, len(targets))
         slots = np.full(len(targets), -1, np.int64)
@@ -226,7 +243,12 @@ class Navigator:
         self, slots: IntArray, points: FloatArray
     ) -> tuple[IntArray, FloatArray, FloatArray]:
         """Each point's way in its field slots[i] (-1: none): WAY_* code, direction,
-        distance."""
+        distance.
+
+        Raises:
+            ValueError: `points` is not an (n, 2) array of finite numbers, or `slots` not n
+                pool slots (or -1).
+        """
         points = as_points("sample", "points", points)
         n = len(points)
         grid = self.grid  # first: a new raster empties the pool
@@ -257,6 +279,10 @@ class Navigator:
             target: (x, y) in the world.
             points: (n, 2) positions.
             radius: the line counts as free only if a disc this wide (px) passes.
+
+        Raises:
+            ValueError: `target` is not a pair of finite numbers, `points` not an (n, 2)
+                array of finite numbers, or `radius` is negative.
         """
         x, y = check.pair("way_to", "target", target)
         pts = as_points("way_to", "points", points)
@@ -299,6 +325,10 @@ class Navigator:
             point: (x, y) to start from.
             ahead: how far along the way the waypoint lies (px, >= 0).
             radius: as in `way_to`.
+
+        Raises:
+            ValueError: `target` or `point` is not a pair of finite numbers, or `ahead` or
+                `radius` is negative.
         """
         tx, ty = check.pair("waypoint", "target", target)
         px, py = check.pair("waypoint", "point", point)

@@ -1,4 +1,5 @@
-"""Obstacle geometry kernels: inside tests, nearest surface points and casts along paths.
+"""Obstacle geometry kernels, one shape at a time: inside tests, nearest surface points and
+casts along paths. Every obstacle near a point or a path: `query_kernel`.
 
 The obstacles of a world are compiled (`shoal.systems.obstacles.field`) into six arrays, the
 *geometry* ``(shape_f, shape_i, seg, cell_start, cell_items, grid)``:
@@ -14,19 +15,16 @@ The obstacles of a world are compiled (`shoal.systems.obstacles.field`) into six
   ``cell_items[cell_start[c]:cell_start[c + 1]]`` (c = cx * ny + cy);
 - ``grid``: origin x, origin y, 1 / cell size, nx, ny.
 
-A shape's boundary belongs to it (a point on an edge is inside). Every query visits only the
-grid cells it touches, and meets each obstacle once, so its cost depends on the obstacles
-nearby, not on how many there are.
+A shape's boundary belongs to it (a point on an edge is inside).
 
 The per-point helpers take the arrays one by one: passing the tuple itself into a per-boid
-loop costs ~4× (numba reference-counts every array taken out of a tuple, per boid).
+loop costs ~4× (numba reference-counts every array taken out of a tuple, per boid). That is
+why so many of them share a long list of parameters.
 """
 
 import math
 
 import numba
-import numpy as np
-import numpy.typing as npt
 
 from shoal.systems.core.store import FloatArray, IntArray
 
@@ -43,57 +41,6 @@ Geometry = tuple[FloatArray, IntArray, FloatArray, IntArray, IntArray, FloatArra
 NO_HIT = math.inf
 # The distance reported for a point that rounds onto an edge without lying on it exactly.
 _HAIR = 1e-300
-
-
-# --- the grid --------------------------------------------------------------------------
-@numba.njit(cache=True)
-def cell_span(lo: float, hi: float, origin: float, inv_cell: float, n: int) -> tuple[int, int]:
-    """First and last cell along one axis that [lo, hi] overlaps (first > last: none)."""
-    first = math.floor((lo - origin) * inv_cell)
-    last = math.floor((hi - origin) * inv_cell)
-    if not (last >= 0 and first <= n - 1):  # also false for NaN
-        return 1, 0
-    return max(first, 0), min(last, n - 1)
-
-
-@numba.njit(cache=True)
-def _cell_of(grid: FloatArray, px: float, py: float) -> int:
-    """The cell holding p; -1 outside the grid."""
-    nx, ny = int(grid[3]), int(grid[4])
-    cx0, cx1 = cell_span(px, px, grid[0], grid[2], nx)
-    cy0, cy1 = cell_span(py, py, grid[1], grid[2], ny)
-    if cx0 > cx1 or cy0 > cy1:
-        return -1
-    return cx0 * ny + cy0
-
-
-@numba.njit(cache=True)
-def _path_meets_box(
-    px: float,
-    py: float,
-    dx: float,
-    dy: float,
-    length: float,
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-) -> bool:
-    """Whether the segment p → p + length·(dx, dy) meets the box (slab test)."""
-    enter, leave = 0.0, length
-    if dx == 0.0:
-        if px < x0 or px > x1:
-            return False
-    else:
-        a, b = (x0 - px) / dx, (x1 - px) / dx
-        enter, leave = max(enter, min(a, b)), min(leave, max(a, b))
-    if dy == 0.0:
-        if py < y0 or py > y1:
-            return False
-    else:
-        a, b = (y0 - py) / dy, (y1 - py) / dy
-        enter, leave = max(enter, min(a, b)), min(leave, max(a, b))
-    return enter <= leave
 
 
 # --- inside and nearest point of one shape ---------------------------------------------
@@ -207,6 +154,19 @@ def surface_one(
 
 # --- casts along a path (one shape) -----------------------------------------------------
 @numba.njit(cache=True)
+def _ray_meets_edge(
+    wx: float, wy: float, dx: float, dy: float, sx: float, sy: float
+) -> tuple[float, float]:
+    """Where the ray from p along (dx, dy) crosses the line through a along (sx, sy), given
+    w = a - p: (t along the ray, s along the edge); s = -1 (no crossing) if they are
+    parallel."""
+    denom = dx * sy - dy * sx
+    if denom == 0.0:
+        return NO_HIT, -1.0
+    return (wx * sy - wy * sx) / denom, (wx * dy - wy * dx) / denom
+
+
+@numba.njit(cache=True)
 def _enter_disc(
     px: float, py: float, dx: float, dy: float, cx: float, cy: float, r: float
 ) -> float:
@@ -223,7 +183,7 @@ def _enter_disc(
 
 
 @numba.njit(cache=True)
-def _cast_circle(
+def cast_circle(
     shape_f: FloatArray,
     o: int,
     px: float,
@@ -245,7 +205,7 @@ def _cast_circle(
 
 
 @numba.njit(cache=True)
-def _cast_polygon(
+def cast_polygon(
     seg: FloatArray,
     first: int,
     last: int,
@@ -264,17 +224,13 @@ def _cast_polygon(
         nx, ny = seg[k, 4], seg[k, 5]
         ax, ay = seg[k, 0], seg[k, 1]
         sx, sy = seg[k, 2] - ax, seg[k, 3] - ay
-        denom = dx * sy - dy * sx
-        if dx * nx + dy * ny < 0.0 and denom != 0.0:  # heading in through this edge
+        if dx * nx + dy * ny < 0.0:  # heading in through this edge
             wx, wy = ax - px, ay - py
-            s = (wx * dy - wy * dx) / denom
-            t = (wx * sy - wy * sx) / denom
+            t, s = _ray_meets_edge(wx, wy, dx, dy, sx, sy)
             if 0.0 <= s <= 1.0 and 0.0 <= t <= length and t < best:
                 best, best_nx, best_ny = t, nx, ny
             if radius > 0.0:  # the same edge pushed out by the radius
-                wx, wy = wx + radius * nx, wy + radius * ny
-                s = (wx * dy - wy * dx) / denom
-                t = (wx * sy - wy * sx) / denom
+                t, s = _ray_meets_edge(wx + radius * nx, wy + radius * ny, dx, dy, sx, sy)
                 if 0.0 <= s <= 1.0 and 0.0 <= t <= length and t < best:
                     best, best_nx, best_ny = t, nx, ny
         if radius > 0.0:
@@ -312,196 +268,7 @@ def exit_one(
     best, best_nx, best_ny = NO_HIT, 0.0, 0.0
     for k in range(shape_i[o, I_FIRST], shape_i[o, I_LAST]):
         ax, ay = seg[k, 0], seg[k, 1]
-        sx, sy = seg[k, 2] - ax, seg[k, 3] - ay
-        denom = dx * sy - dy * sx
-        if denom == 0.0:
-            continue
-        wx, wy = ax - px, ay - py
-        t = (wx * sy - wy * sx) / denom
-        s = (wx * dy - wy * dx) / denom
+        t, s = _ray_meets_edge(ax - px, ay - py, dx, dy, seg[k, 2] - ax, seg[k, 3] - ay)
         if 0.0 <= s <= 1.0 and 0.0 <= t < best:
             best, best_nx, best_ny = t, seg[k, 4], seg[k, 5]
     return best, best_nx, best_ny
-
-
-# --- every obstacle near a point or a path ---------------------------------------------
-@numba.njit(cache=True)
-def containing(
-    shape_f: FloatArray,
-    shape_i: IntArray,
-    seg: FloatArray,
-    cell_start: IntArray,
-    cell_items: IntArray,
-    grid: FloatArray,
-    px: float,
-    py: float,
-) -> int:
-    """The first obstacle (lowest index in its cell) that contains p; -1 if none."""
-    c = _cell_of(grid, px, py)
-    if c < 0:
-        return -1
-    for q in range(cell_start[c], cell_start[c + 1]):
-        o = cell_items[q]
-        if inside_one(shape_f, shape_i, seg, o, px, py):
-            return int(o)
-    return -1
-
-
-@numba.njit(cache=True)
-def shallowest(
-    shape_f: FloatArray,
-    shape_i: IntArray,
-    seg: FloatArray,
-    cell_start: IntArray,
-    cell_items: IntArray,
-    grid: FloatArray,
-    px: float,
-    py: float,
-) -> tuple[int, float, float, float, float]:
-    """Of the obstacles that contain p, the one whose surface is nearest: its index, that
-    surface point and the outward normal there. Index -1 if p is in no obstacle."""
-    best_o, best_d = -1, math.inf
-    best_qx, best_qy, best_nx, best_ny = px, py, 0.0, 0.0
-    c = _cell_of(grid, px, py)
-    if c < 0:
-        return best_o, best_qx, best_qy, best_nx, best_ny
-    for q in range(cell_start[c], cell_start[c + 1]):
-        o = cell_items[q]
-        if not inside_one(shape_f, shape_i, seg, o, px, py):
-            continue
-        sd, qx, qy, nx, ny = surface_one(shape_f, shape_i, seg, o, px, py)
-        if -sd < best_d:
-            best_o, best_d = o, -sd
-            best_qx, best_qy, best_nx, best_ny = qx, qy, nx, ny
-    return best_o, best_qx, best_qy, best_nx, best_ny
-
-
-@numba.njit(cache=True)
-def first_hit(
-    shape_f: FloatArray,
-    shape_i: IntArray,
-    seg: FloatArray,
-    cell_start: IntArray,
-    cell_items: IntArray,
-    grid: FloatArray,
-    px: float,
-    py: float,
-    dx: float,
-    dy: float,
-    length: float,
-    radius: float,
-) -> tuple[float, float, float, int]:
-    """The first obstacle that a disc of `radius` moving from p along unit (dx, dy) for
-    `length` touches: distance, outward normal there, obstacle (inf, 0, 0, -1 if none).
-
-    Only contacts from outside count: a disc that already overlaps part of a shape is not
-    stopped by that part until its centre reaches the surface, and a path that starts inside
-    a shape leaves it freely. Ties go to the lowest obstacle index.
-    """
-    ex, ey = px + dx * length, py + dy * length
-    ny = int(grid[4])
-    gx0, gx1 = cell_span(min(px, ex) - radius, max(px, ex) + radius, grid[0], grid[2], int(grid[3]))
-    gy0, gy1 = cell_span(min(py, ey) - radius, max(py, ey) + radius, grid[1], grid[2], ny)
-    best, best_nx, best_ny, best_o = NO_HIT, 0.0, 0.0, -1
-    for gx in range(gx0, gx1 + 1):
-        for gy in range(gy0, gy1 + 1):
-            c = gx * ny + gy
-            for q in range(cell_start[c], cell_start[c + 1]):
-                o = cell_items[q]
-                # Meet each obstacle once: in the first of its cells that the path's box meets.
-                if gx != max(gx0, shape_i[o, I_CELL_X]) or gy != max(gy0, shape_i[o, I_CELL_Y]):
-                    continue
-                x0, y0 = shape_f[o, F_X0] - radius, shape_f[o, F_Y0] - radius
-                x1, y1 = shape_f[o, F_X1] + radius, shape_f[o, F_Y1] + radius
-                if not _path_meets_box(px, py, dx, dy, length, x0, y0, x1, y1):
-                    continue
-                if shape_i[o, I_KIND] == KIND_CIRCLE:
-                    t, nx, ny_ = _cast_circle(shape_f, o, px, py, dx, dy, radius)
-                    if t > length:
-                        continue
-                else:
-                    first, last = shape_i[o, I_FIRST], shape_i[o, I_LAST]
-                    t, nx, ny_ = _cast_polygon(seg, first, last, px, py, dx, dy, length, radius)
-                if t < best or (t == best and t < NO_HIT and o < best_o):
-                    best, best_nx, best_ny, best_o = t, nx, ny_, o
-    return best, best_nx, best_ny, best_o
-
-
-# --- batch queries (game code and tests; rows [first, last), see core/threads.py) --------
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def inside_points(
-    first: int, last: int, geometry: Geometry, points: FloatArray, out: npt.NDArray[np.bool_]
-) -> None:
-    """out[i] = whether points[i] lies in (or on) any obstacle."""
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    for i in range(first, last):
-        o = containing(
-            shape_f, shape_i, seg, cell_start, cell_items, grid, points[i, 0], points[i, 1]
-        )
-        out[i] = o >= 0
-
-
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def surface_points(
-    first: int,
-    last: int,
-    geometry: Geometry,
-    points: FloatArray,
-    distance: FloatArray,
-    closest: FloatArray,
-    normals: FloatArray,
-    obstacle: IntArray,
-) -> None:
-    """Per point: the obstacle with the least signed distance, that distance, its nearest
-    surface point and outward normal.
-
-    Every obstacle is considered (a box lower bound skips most), so the answer is exact
-    however far the point is from the obstacles. Inside overlapping obstacles the deepest
-    wins.
-    """
-    shape_f, shape_i, seg = geometry[0], geometry[1], geometry[2]
-    for i in range(first, last):
-        px, py = points[i, 0], points[i, 1]
-        best = math.inf
-        for o in range(shape_f.shape[0]):
-            # The box is never farther than the shape: skip shapes that cannot do better.
-            gap_x = max(shape_f[o, F_X0] - px, px - shape_f[o, F_X1], 0.0)
-            gap_y = max(shape_f[o, F_Y0] - py, py - shape_f[o, F_Y1], 0.0)
-            limit = max(best, 0.0)
-            if gap_x * gap_x + gap_y * gap_y > limit * limit:
-                continue
-            sd, qx, qy, nx, ny = surface_one(shape_f, shape_i, seg, o, px, py)
-            if sd < best:
-                best = sd
-                distance[i] = sd
-                closest[i, 0], closest[i, 1] = qx, qy
-                normals[i, 0], normals[i, 1] = nx, ny
-                obstacle[i] = o
-
-
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def cast_points(
-    first: int,
-    last: int,
-    geometry: Geometry,
-    starts: FloatArray,
-    ends: FloatArray,
-    radius: float,
-    distance: FloatArray,
-    normals: FloatArray,
-    obstacle: IntArray,
-) -> None:
-    """Per segment start → end: `first_hit` of a disc of `radius` along it."""
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    for i in range(first, last):
-        px, py = starts[i, 0], starts[i, 1]
-        dx, dy = ends[i, 0] - px, ends[i, 1] - py
-        length = math.sqrt(dx * dx + dy * dy)
-        if length == 0.0:
-            distance[i], normals[i, 0], normals[i, 1], obstacle[i] = NO_HIT, 0.0, 0.0, -1
-            continue
-        dx, dy = dx / length, dy / length
-        t, nx, ny, o = first_hit(
-            shape_f, shape_i, seg, cell_start, cell_items, grid, px, py, dx, dy, length, radius
-        )
-        distance[i], normals[i, 0], normals[i, 1], obstacle[i] = t, nx, ny, o

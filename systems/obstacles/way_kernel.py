@@ -2,6 +2,10 @@
 (`sample_points`), and a waypoint along a curved way (`trace`).
 
 See `shoal.systems.obstacles.flow_kernel` for the fields and the pool they live in.
+
+Every reader here (and the seeking kernel's `_navigate`) takes the same loose parameters,
+pool, slot, cell_w, cell_h, wrap and the point, not a record: the pool must be passed bare
+(numba reference-counts an array taken out of a tuple, per call, per boid).
 """
 
 import math

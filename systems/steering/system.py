@@ -12,11 +12,11 @@ from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import PARALLEL_MIN_BOIDS, run_chunks
 from shoal.systems.steering.kernel import steer, steer_in_order
 
-HEAVY_SECONDS = 1.0e-3
-"""A steering run that took longer than this was heavy (a dense school: each boid sees
-hundreds): the next one is split over the threads from `HEAVY_MIN_BOIDS` boids on, not
-only from `PARALLEL_MIN_BOIDS`. Results do not depend on the split."""
-HEAVY_MIN_BOIDS = 512
+HEAVY_SECONDS = 3.0e-4
+"""A steering run that took longer than this was heavy (a school of a few hundred, or a dense
+one: each boid sees hundreds): the next one is split over the threads from `HEAVY_MIN_BOIDS`
+boids on, not only from `PARALLEL_MIN_BOIDS`. Results do not depend on the split."""
+HEAVY_MIN_BOIDS = 256
 
 
 class SteeringSystem(FlockProcessor):
@@ -46,7 +46,7 @@ class SteeringSystem(FlockProcessor):
         started = time.perf_counter()
         run_chunks(
             steer, n, cells, store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, step.dt, flock.config.origin, store.accelerations, store.alarm,
+            table.relations, step.dt, *flock.config.origin, store.accelerations, store.alarm,
             step.alarm_lead, step.targets, goals,
             min_rows=HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS,
         )  # fmt: skip
