@@ -69,13 +69,16 @@ class Pass:
 def _offset(a: FloatArray, b: FloatArray) -> FloatArray:
     """a - b on the torus, the short way."""
     d = a - b
-    return d - np.array([WIDTH, HEIGHT]) * np.round(d / np.array([WIDTH, HEIGHT]))
+    offset: FloatArray = d - np.array([WIDTH, HEIGHT]) * np.round(d / np.array([WIDTH, HEIGHT]))
+    return offset
 
 
 def _centre(pos: FloatArray) -> FloatArray:
     period = np.array([WIDTH, HEIGHT])
     angle = pos / period * 2 * np.pi
-    return np.arctan2(np.sin(angle).mean(0), np.cos(angle).mean(0)) / (2 * np.pi) * period
+    mean = np.arctan2(np.sin(angle).mean(0), np.cos(angle).mean(0))
+    centre: FloatArray = mean / (2 * np.pi) * period
+    return centre
 
 
 def _gathered(pos: FloatArray) -> bool:
