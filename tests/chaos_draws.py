@@ -11,6 +11,7 @@ import numpy.typing as npt
 from hypothesis import strategies as st
 
 from shoal.components import (
+    COHESION_PULLS,
     FALLOFFS,
     LARGEST,
     NEIGHBOUR_LIMIT,
@@ -89,6 +90,7 @@ def species_values(draw: st.DrawFn, name: str) -> dict[str, Any]:
         "burst_factor": draw(spread(1.0, 10.0)),
         "separation_combine": draw(st.sampled_from(SEPARATION_COMBINES)),
         "walls": draw(st.sampled_from(WALL_STYLES)),
+        "cohesion_pull": draw(st.sampled_from(COHESION_PULLS)),
     }
     values.update({f: draw(spread(0.0, LARGEST)) for f in RATES})
     values.update({f: draw(spread(-LARGEST, LARGEST)) for f in WEIGHTS})

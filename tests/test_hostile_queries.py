@@ -209,6 +209,53 @@ def metrics_cases() -> list[Case]:
         r"group_count: wrap_size = ",
         {"a zero side": (10.0, 0.0)},
     )
+    return cases + motion_cases()
+
+
+def motion_cases() -> list[Case]:
+    """The natural-motion measures: share_at_limit, turn_reversals, sprite_overlap."""
+    cases = sweep(
+        "share_at_limit",
+        lambda s, v: metrics.share_at_limit(v, 1.0, 2.0),
+        r"share_at_limit: velocities = ",
+        {"velocities NaN": [[NAN, 0.0]]},
+    )
+    cases += sweep(
+        "share_at_limit",
+        lambda s, v: metrics.share_at_limit([[1.0, 0.0]], 1.0, v),
+        r"share_at_limit: max_speed = ",
+        {"max below min": 0.5, "max NaN": NAN, "max a str": "2"},
+    )
+    cases += sweep(
+        "share_at_limit",
+        lambda s, v: metrics.share_at_limit([[1.0, 0.0]], v, 2.0),
+        r"share_at_limit: min_speed = ",
+        {"min negative": -1.0, "min inf": INF},
+    )
+    cases += sweep(
+        "turn_reversals",
+        lambda s, v: metrics.turn_reversals([[0.0], [0.1]], v),
+        r"turn_reversals: dt = ",
+        {"dt zero": 0.0, "dt NaN": NAN, "dt a str": "0.1"},
+    )
+    cases += sweep(
+        "turn_reversals",
+        lambda s, v: metrics.turn_reversals(v, 0.1),
+        r"turn_reversals: headings = ",
+        {"headings NaN": [[NAN], [0.0]], "headings of str": [["a"], ["b"]], "flat": [0.1, 0.2]},
+    )
+    cases += sweep(
+        "sprite_overlap",
+        lambda s, v: metrics.sprite_overlap([[0.0, 0.0], [1.0, 0.0]], [[1.0, 0.0]] * 2, v),
+        r"sprite_overlap: size = ",
+        {"size zero": (0.0, 4.0), "size NaN": (NAN, 4.0), "size one number": (4.0,)},
+    )
+    cases += sweep(
+        "sprite_overlap",
+        lambda s, v: metrics.sprite_overlap([[0.0, 0.0], [1.0, 0.0]], v, (8.0, 4.0)),
+        r"sprite_overlap: velocities = ",
+        {"velocities one row short": [[1.0, 0.0]], "velocities inf": [[INF, 0.0]] * 2},
+    )
     return cases
 
 

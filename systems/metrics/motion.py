@@ -10,8 +10,9 @@ looks mechanical. benchmarks/natural.py and tests/test_natural.py use these.
 import numpy as np
 import numpy.typing as npt
 
+from shoal.components import arguments as check
 from shoal.systems.core.store import FloatArray
-from shoal.systems.metrics.points import as_points
+from shoal.systems.metrics.points import LARGEST, as_points
 
 TURNING = 0.1
 """rad/s: a fish that turns slower than this swims straight (its turn has no side)."""
@@ -34,6 +35,9 @@ def share_at_limit(
         A value in [0, 1] (0.0 for no boids).
     """
     vel = as_points("share_at_limit", "velocities", velocities)
+    low_limit = check.number("share_at_limit", "min_speed", min_speed, low=0.0)
+    check.number("share_at_limit", "max_speed", max_speed, low=low_limit)
+    check.number("share_at_limit", "tolerance", tolerance, low=0.0, high=1.0)
     if len(vel) == 0:
         return 0.0
     speed = np.hypot(vel[:, 0], vel[:, 1])
@@ -56,7 +60,21 @@ def turn_reversals(headings: npt.ArrayLike, dt: float, turning: float = TURNING)
     Returns:
         Reversals per boid per second (0.0 with fewer than two rows or no boids).
     """
-    angles = np.asarray(headings, dtype=np.float64)
+    check.number("turn_reversals", "dt", dt, low=0.0, above=True)
+    check.number("turn_reversals", "turning", turning, low=0.0)
+    try:
+        angles = np.asarray(headings, dtype=np.float64)
+    except (TypeError, ValueError):
+        check.fail("turn_reversals", "headings", headings, "must be a (steps, n) array of numbers")
+    if angles.ndim != 2 and angles.size:
+        check.fail(
+            "turn_reversals",
+            "headings",
+            headings,
+            f"must have shape (steps, n), got {angles.shape}",
+        )
+    if not np.isfinite(angles).all():
+        check.fail("turn_reversals", "headings", headings, "must be finite (no NaN or inf)")
     if angles.ndim != 2 or angles.shape[0] < 2 or angles.shape[1] == 0:
         return 0.0
     turn = np.angle(np.exp(1j * np.diff(angles, axis=0))) / dt  # rad/s, wrapped
@@ -100,12 +118,22 @@ def sprite_overlap(
     """
     pos = as_points("sprite_overlap", "positions", positions)
     vel = as_points("sprite_overlap", "velocities", velocities)
+    if len(vel) != len(pos):
+        check.fail(
+            "sprite_overlap",
+            "velocities",
+            velocities,
+            f"must have {len(pos)} rows, one per position",
+        )
+    length, width = check.pair("sprite_overlap", "size", size)
+    if not (0.0 < length <= LARGEST and 0.0 < width <= LARGEST):
+        check.fail("sprite_overlap", "size", size, f"must be positive, at most {LARGEST:g}")
     if len(pos) < 2:
         return 0.0
     speed = np.hypot(vel[:, 0], vel[:, 1])
     heading = np.where(speed[:, None] > 0, vel / np.maximum(speed, 1e-300)[:, None], [1.0, 0.0])
     j = nearest_neighbours(pos)
-    return float(np.mean(_boxes_meet(pos, heading, pos[j], heading[j], size)))
+    return float(np.mean(_boxes_meet(pos, heading, pos[j], heading[j], (length, width))))
 
 
 def _boxes_meet(

@@ -21,11 +21,13 @@ from typing import cast
 import numba
 import numpy as np
 
+from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.integrate import advance
-from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek
+from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek, wrap_offset
 from shoal.systems.core.species_table import (
     COMBINE_MEAN,
     FALLOFF_LINEAR,
+    FALLOFF_SOFT,
     FALLOFF_SQUARE,
     P_ALARM_SPEED,
     P_ALIGNMENT_RADIUS,
@@ -144,7 +146,6 @@ def steer_in_order(
     origin: tuple[float, float],
     noise: FloatArray,
     world: tuple[int, float, float, float, float],
-    slack: float,
     accelerations: FloatArray,
     alarm: FloatArray,
     alarm_lead: FloatArray,
@@ -155,19 +156,26 @@ def steer_in_order(
     moved in `cells` (its copy of the positions and velocities) before the next one looks,
     as the motion stage will move it (walls, limits, noise, boundary; not the later stages'
     forces). `world` is (boundary, width, height, margin, wall_weight), `origin` the world's
-    lower-left corner; `slack` how far a
-    boid may move in a step (the vision searches that much further for moved boids).
+    lower-left corner.
+
+    A moved boid may have left the cell it was sorted into: each search reaches as far
+    further as the farthest any boid has moved so far this step (not the fastest a boid
+    could move: a species with a huge top speed made every search walk the whole grid).
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     boundary, width, height, margin, wall_weight = world
+    inv_w = 1.0 / width if boundary == BOUNDARY_WRAP else 0.0
+    inv_h = 1.0 / height if boundary == BOUNDARY_WRAP else 0.0
     noisy = noise.shape[0] > 0
+    moved = 0.0
     for row in range(rank.shape[0]):
         i = rank[row]
         t = _rule_terms(
-            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, slack, out
+            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, moved, out
         )
         _write(i, t, cells, accelerations, alarm, alarm_lead, target_row, goals)
         pos, vel = cells.positions, cells.velocities
+        old_x, old_y = pos[i, 0], pos[i, 1]
         # `advance` takes the world as [0, width] × [0, height]: from its origin and back.
         x, y, vx, vy = advance(
             pos[i, 0] - origin[0], pos[i, 1] - origin[1], vel[i, 0], vel[i, 1],
@@ -177,6 +185,9 @@ def steer_in_order(
         )  # fmt: skip
         pos[i, 0], pos[i, 1] = x + origin[0], y + origin[1]
         vel[i, 0], vel[i, 1] = vx, vy
+        dx = wrap_offset(pos[i, 0] - old_x, width, inv_w)
+        dy = wrap_offset(pos[i, 1] - old_y, height, inv_h)
+        moved = max(moved, math.hypot(dx, dy))
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -420,10 +431,11 @@ def _plain_gather(
     all_round, hx, hy = heading(cells.vx[i], cells.vy[i], cos_half)
     falloff = int(params[s, P_FALLOFF])
     power = 0 if falloff == FALLOFF_LINEAR else (2 if falloff == FALLOFF_SQUARE else 1)
+    shift = 1.0 if falloff == FALLOFF_SOFT else 0.0
     here, sums = plain_sums(
         at[1], out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, cells.x[i], cells.y[i],
         (cos_half, all_round, hx, hy),
-        (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION]), power,
+        (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION]), power, shift,
     )  # fmt: skip
     if here > 1:  # another boid on its very spot: the general path's push parts them
         return False, NO_SUMS

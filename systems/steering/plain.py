@@ -45,6 +45,7 @@ def plain_sums(
     view: tuple[float, bool, float, float],
     radii: tuple[float, float, float],
     falloff_power: int,
+    falloff_shift: float,
 ) -> tuple[int, PlainSums]:
     """The sums over the first m boids of a block as seen from (xi, yi) (see `PlainSums`),
     and how many of them stand exactly there (1: the boid itself; more: the general path
@@ -54,7 +55,8 @@ def plain_sums(
     no wrapping) and velocities (`Seen.plain_x`...). `view` is (cos of half the field of
     view, sees all round, unit heading x, y); `radii` (perception, alignment, separation);
     `falloff_power` 0, 1 or 2: the separation push of a neighbour at distance d grows as
-    (radius / d) ** power (capped, as `styles.push`).
+    (radius / d - falloff_shift) ** power (capped, as `styles.push`; a shift of 1 is the
+    soft falloff, 0 the others).
     """
     cos_half, all_round, hx, hy = view
     perception, align_radius, sep_radius = radii
@@ -82,7 +84,7 @@ def plain_sums(
         # -(dx, dy) / radius for power 0 (linear). Summed towards (+=) and turned round
         # after the loop: two subtracting sums keep the loop from running in SIMD.
         inv_d = 1.0 / d  # one division per candidate: the slowest operation here
-        ratio = sep_radius * inv_d
+        ratio = sep_radius * inv_d - falloff_shift
         factor = min(ratio * ratio if falloff_power == 2 else ratio, MAX_SEPARATION_FACTOR)
         scale = factor * inv_d if falloff_power else inv_sep
         sep_x += dx * scale if close else 0.0

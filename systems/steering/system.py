@@ -6,7 +6,6 @@ import numpy as np
 
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.core.processor import FlockProcessor
-from shoal.systems.core.species_table import P_BURST_FACTOR, P_MAX_SPEED
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import PARALLEL_MIN_BOIDS, run_chunks
@@ -62,16 +61,12 @@ class SteeringSystem(FlockProcessor):
         )
         rank = np.empty_like(cells.row)
         rank[cells.row] = np.arange(len(cells.row))
-        # A boid moves at most its burst speed × dt; the searcher may have moved as far.
-        params = table.params
-        fastest = float(np.max(params[:, P_MAX_SPEED] * params[:, P_BURST_FACTOR]))
-        slack = 2.0 * fastest * step.dt
         world = (
             BOUNDARY_MODES.index(config.boundary), config.width, config.height, config.margin,
             config.wall_weight,
         )  # fmt: skip
         steer_in_order(
-            moving, rank, store.cooldown, store.alarm_age, store.burst, params,
-            table.relations, step.dt, config.origin, self._noise(step), world, slack,
+            moving, rank, store.cooldown, store.alarm_age, store.burst, table.params,
+            table.relations, step.dt, config.origin, self._noise(step), world,
             store.accelerations, store.alarm, step.alarm_lead, step.targets, goals,
         )  # fmt: skip
