@@ -275,7 +275,7 @@ SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 @pytest.mark.slow
 @pytest.mark.fuzz
-@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=SLOW_OK)
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=SLOW_OK)
 @given(**SCENE, ops=operations())
 def test_random_scenes_under_churn_stay_sound(
     config: FlockConfig, species: tuple[dict[str, Any], ...], obstacles: list[Any], ops: list[Op]

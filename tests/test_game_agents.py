@@ -160,15 +160,17 @@ def test_a_smaller_school_keeps_the_same_share_alive() -> None:
 
 
 def sweep_cases() -> list[tuple[str, str, int | None]]:
+    """Every level × preset, with the level's own school and with the most fish the game
+    allows (a middle count found nothing the two did not)."""
     return [(name, p, fish) for name in level_names() for p in ["none", *PRESETS]
-            for fish in (None, 400, 2000)]  # fmt: skip
+            for fish in (None, 2000)]  # fmt: skip
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "preset_name", "fish"), sweep_cases())
 def test_nothing_ends_a_step_inside_a_rock_or_outside(name: str, preset_name: str,
                                                       fish: int | None) -> None:  # fmt: skip
-    """Every step of 10 s (3 s at 2,000 fish) with food dropped each second: no fish,
+    """Every step of 6 s (3 s at 2,000 fish) with food dropped each second: no fish,
     shark, leader or pellet inside a rock or outside the tank, and no shark pinned."""
     species = FISH if preset_name == "none" else preset(preset_name).species(FISH)
     tank = Tank(load_level(name), seed=4, fish=fish, species=species, autopilot=True)
@@ -176,7 +178,7 @@ def test_nothing_ends_a_step_inside_a_rock_or_outside(name: str, preset_name: st
     track = []
     try:
         tank.drop_food(tank.level.width / 2, tank.level.height * 0.9)
-        for step in range(180 if fish == 2000 else 600):
+        for step in range(180 if fish == 2000 else 360):
             tank.step(DT)
             tank.status = "playing"
             if step % 60 == 59:
