@@ -22,9 +22,10 @@ SMALL = 0.3
 def measures(name: str, dt: float) -> dict[str, float]:
     """The preset's measures, averaged over its last 10 s (once a second) and seeds 0 to 3:
     one sample of one run varies by more than 10 % from second to second, and a school's
-    polarization in a walled tank by 10 % between pairs of seeds (the walls turn it). The last 10 s of a
-    minute: every preset has settled into its pattern by then (the mill included), so the
-    steps are compared on the pattern, not on how far each run has got in forming it."""
+    polarization in a walled tank by 10 % between pairs of seeds (the walls turn it). The
+    last 10 s of a minute: every preset has settled into its pattern by then (the mill
+    included), so the steps are compared on the pattern, not on how far each run has got in
+    forming it."""
     samples: list[tuple[float, float, float]] = []
     for seed in range(4):
         species = preset(name).species(Species("fish"))
