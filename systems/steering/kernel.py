@@ -188,6 +188,7 @@ def steer_in_order(
         dx = wrap_offset(pos[i, 0] - old_x, width, inv_w)
         dy = wrap_offset(pos[i, 1] - old_y, height, inv_h)
         moved = max(moved, math.hypot(dx, dy))
+        out.near_at[0] = -1  # the vision's copy of a 3×3 block holds the old positions
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
