@@ -27,13 +27,10 @@ from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek, wrap_of
 from shoal.systems.core.species_table import (
     COMBINE_MEAN,
     FALLOFF_LINEAR,
-    FALLOFF_SOFT,
-    FALLOFF_SQUARE,
     P_ALARM_SPEED,
     P_ALIGNMENT_RADIUS,
     P_CHASE_WEIGHT,
     P_COMBINE,
-    P_COS_HALF_FOV,
     P_FALLOFF,
     P_FEAR_RADIUS,
     P_MAX_FORCE,
@@ -55,15 +52,12 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.vision import (
-    CELL_SAMPLE,
     Cells,
     Seen,
     buffers,
-    heading,
-    ring_offsets,
     seen,
 )
-from shoal.systems.steering.plain import NO_SUMS, PlainSums, plain_sums
+from shoal.systems.steering.plain import PlainSums, plain_gather
 from shoal.systems.steering.styles import (
     MAX_SEPARATION_FACTOR,
     FlockTerms,
@@ -123,7 +117,7 @@ def steer(
     for i in range(first, last):
         # The fast path is tried here, in the boid loop, not inside `_rule_terms`: inlined
         # into that long function its loop no longer runs in SIMD (measured: 3× slower).
-        plain, sums = _plain_gather(i, cells, params, relations, out)
+        plain, sums = plain_gather(i, cells, params, relations, out)
         if plain:
             t = _plain_terms(i, cells, params, origin, sums)
         else:
@@ -228,7 +222,7 @@ def rule_forces(
     This runs the very same code (for debugging and the overlay).
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
-    plain, sums = _plain_gather(slot, cells, params, relations, out)
+    plain, sums = plain_gather(slot, cells, params, relations, out)
     if plain:
         t = _plain_terms(slot, cells, params, origin, sums)
     else:
@@ -401,96 +395,9 @@ def _rule_terms(
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _plain_gather(
-    i: int, cells: Cells, params: FloatArray, relations: IntArray, out: Seen
-) -> tuple[bool, PlainSums]:
-    """Slot i's sums by the fast path (`plain.plain_sums` over its cell's block, copied for
-    the boids of that cell by `_plain_block`), and whether it could take it (a plain boid:
-    see the module `plain`); (False, zeros) where the general path must run."""
-    s = cells.species[i]
-    style = int(params[s, P_STYLE])
-    if relations[s, s] != RELATION_FLOCK or style not in (STYLE_REYNOLDS, STYLE_ACCUMULATE):
-        return False, NO_SUMS
-    nx, ny, wrap = cells.nx, cells.ny, cells.wrap
-    perception = params[s, P_PERCEPTION]
-    # Its search must stay within one ring of cells; on a torus, the ring's cells must be
-    # the nearest images (4 cells across at least: an offset within the ring is then at
-    # most half the world).
-    if (perception > cells.size_x and nx > 1) or (perception > cells.size_y and ny > 1):
-        return False, NO_SUMS
-    if wrap and (nx < 4 or ny < 4):
-        return False, NO_SUMS
-    c = cells.cell[i]
-    at = out.plain_at
-    if at[0] != c:
-        _plain_block(c, s, cells.cell_start, cells.x, cells.y, cells.vx, cells.vy,
-                     cells.cell_species, cells.cell_alarmed, (nx, ny, wrap),
-                     (cells.width, cells.height), out)  # fmt: skip
-    if not at[2] or at[1] - 1 >= params[s, P_MAX_NEIGHBOURS]:
-        return False, NO_SUMS
-    cos_half = params[s, P_COS_HALF_FOV]
-    all_round, hx, hy = heading(cells.vx[i], cells.vy[i], cos_half)
-    falloff = int(params[s, P_FALLOFF])
-    power = 0 if falloff == FALLOFF_LINEAR else (2 if falloff == FALLOFF_SQUARE else 1)
-    shift = 1.0 if falloff == FALLOFF_SOFT else 0.0
-    here, sums = plain_sums(
-        at[1], out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, cells.x[i], cells.y[i],
-        (cos_half, all_round, hx, hy),
-        (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION]), power, shift,
-    )  # fmt: skip
-    if here > 1:  # another boid on its very spot: the general path's push parts them
-        return False, NO_SUMS
-    return True, sums
-
-
-@numba.njit(cache=True, nogil=True)
-def _plain_block(
-    c: int, s: int, starts: IntArray, xs: FloatArray, ys: FloatArray, vxs: FloatArray,
-    vys: FloatArray, cell_species: IntArray, cell_alarmed: IntArray,
-    grid: tuple[int, int, bool], world: tuple[float, float], out: Seen,
-) -> None:  # fmt: skip
-    """Fill `out.plain_*` for the boids of cell c (species s): whether the fast path may read
-    the block (all of species s, none alarmed, no cell crowded: `seen` samples a crowded
-    cell, the fast path leaves it to it), how many boids it holds and, if it may, their
-    positions and velocities. The block is copied a column of 3 cells (contiguous slots)
-    at a time; a column or row across a torus's edge is moved by the world's width or
-    height, so that every position is the image nearest cell c."""
-    nx, ny, wrap = grid
-    width, height = world
-    cx, cy = c // ny, c % ny
-    down_x, up_x = ring_offsets(cx, 1, nx, wrap)
-    down_y, up_y = ring_offsets(cy, 1, ny, wrap)
-    at = out.plain_at
-    at[0], at[1], at[2] = c, 0, 0
-    m = 0
-    for ox in range(-down_x, up_x + 1):
-        gx, shift_x = cx + ox, 0.0
-        if gx < 0:
-            gx, shift_x = gx + nx, -width
-        elif gx >= nx:
-            gx, shift_x = gx - nx, width
-        for oy in range(-down_y, up_y + 1):
-            gy, shift_y = cy + oy, 0.0
-            if gy < 0:
-                gy, shift_y = gy + ny, -height
-            elif gy >= ny:
-                gy, shift_y = gy - ny, height
-            g = gx * ny + gy
-            first, last = starts[g], starts[g + 1]
-            kind = cell_species[g]
-            if (kind != s and kind != -2) or cell_alarmed[g] or last - first > CELL_SAMPLE:
-                return
-            for j in range(first, last):
-                out.plain_x[m], out.plain_y[m] = xs[j] + shift_x, ys[j] + shift_y
-                out.plain_vx[m], out.plain_vy[m] = vxs[j], vys[j]
-                m += 1
-    at[1], at[2] = m, 1
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
 def _plain_terms(i: int, cells: Cells, params: FloatArray, origin: tuple[float, float],
                  sums: PlainSums) -> Terms:  # fmt: skip
-    """`_rule_terms` of a plain boid (`_plain_gather`) from its flockmates' sums: nothing it
+    """`_rule_terms` of a plain boid (`plain.plain_gather`) from its flockmates' sums: nothing it
     sees is a threat, a prey or alarmed (itself included), so only the flocking terms."""
     count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y = sums
     s = cells.species[i]
