@@ -56,10 +56,18 @@ def run_chunks(
     # but none under _MIN_CHUNK rows, whose start would cost more than they take.
     count = max(_threads, min(_threads * _CHUNKS_PER_THREAD, n // _MIN_CHUNK))
     bounds = list(itertools.pairwise([n * k // count for k in range(count + 1)]))
-    futures = [_pool.submit(kernel, first, last, *args) for first, last in bounds[1:]]
-    results = [kernel(*bounds[0], *args)]
-    # The caller takes the chunks no pool thread has started (handing a chunk to a thread
-    # and back costs a switch of the GIL: up to 0.2 ms each on a busy machine).
-    for (first, last), future in zip(bounds[1:], futures, strict=True):
-        results.append(kernel(first, last, *args) if future.cancel() else future.result())
+    results: list[Any] = [None] * count
+    taken = itertools.count()  # the next chunk to take (`next` is atomic under the GIL)
+
+    def take_chunks() -> None:
+        while (k := next(taken)) < count:
+            results[k] = kernel(*bounds[k], *args)
+
+    # Every thread, the caller's too, takes the next chunk nobody has taken until none is
+    # left: a thread slow to start (a busy machine) leaves its share to the others.
+    helpers = [_pool.submit(take_chunks) for _ in range(_threads - 1)]
+    take_chunks()
+    for helper in helpers:
+        if not helper.cancel():
+            helper.result()
     return results
