@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from shoal.components import Species
-from shoal.systems import FlockConfig, install
+from shoal.systems import Flock, FlockConfig, install
 from shoal.systems.core.species_table import P_MAX_NEIGHBOURS
 from shoal.systems.core.vision import Cells, Seen, buffers
 from shoal.systems.steering.kernel import _plain_terms, _rule_terms
@@ -23,26 +23,46 @@ pytestmark = pytest.mark.slow  # compiles a kernel of its own (a few seconds)
 def worst_difference(
     cells: Cells, cooldown: Any, alarm_age: Any, burst: Any, params: Any, relations: Any,
     dt: float, origin: tuple[float, float], out: Seen,
-) -> tuple[int, float]:  # fmt: skip
-    """How many boids took the fast path, and the largest relative difference of their
-    separation, alignment and cohesion terms from the general path's."""
-    plain, worst = 0, 0.0
+) -> tuple[int, int, float]:  # fmt: skip
+    """How many boids took the fast path, how many of those an alarm reached, and the
+    largest relative difference of their terms (separation, alignment, cohesion, fleeing
+    with alarmed flockmates, the alarm level and its lead) from the general path's."""
+    plain, alarmed, worst = 0, 0, 0.0
     for i in range(cells.row.shape[0]):
-        ok, sums = plain_gather(i, cells, params, relations, out)
+        ok, sums, alarm = plain_gather(i, cells, alarm_age, params, relations, dt, out)
         if not ok:
             continue
         plain += 1
-        fast = _plain_terms(i, cells, params, origin, sums)
+        fast = _plain_terms(
+            cells.species[i], (cells.x[i] - origin[0], cells.y[i] - origin[1]), cells.vx[i],
+            cells.vy[i], cells.alarm[i], burst[cells.row[i]] > 0.0, params, dt,
+            (cells.width, cells.height, cells.wrap), sums, alarm,
+        )  # fmt: skip
         general = _rule_terms(
             i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
         )
+        alarmed += fast[11] > 0.0
         pairs = (
             (fast[0], general[0]), (fast[1], general[1]), (fast[2], general[2]),
             (fast[3], general[3]), (fast[4], general[4]), (fast[5], general[5]),
+            (fast[6], general[6]), (fast[7], general[7]), (fast[11], general[11]),
+            (fast[13], general[13]),
         )  # fmt: skip
-        for a, b in pairs:  # separation, alignment, cohesion (x, y)
+        for a, b in pairs:
             worst = max(worst, abs(a - b) / (abs(b) + 1e-6))
-    return plain, worst
+        if fast[12] != general[12]:  # the prey it chases: none on either path
+            worst = np.inf
+    return plain, alarmed, worst
+
+
+def measure(flock: Flock) -> tuple[int, int, float]:
+    """`worst_difference` on the flock's last step."""
+    state, store, table = flock.step_state, flock.store, flock.species
+    out = buffers(max(1, int(table.params[:, P_MAX_NEIGHBOURS].max())))
+    return worst_difference(
+        state.cells, store.cooldown, store.alarm_age, store.burst, table.params,
+        table.relations, state.dt, flock.config.origin, out,
+    )  # fmt: skip
 
 
 CASES = [
@@ -69,14 +89,35 @@ def test_the_fast_path_gives_the_general_paths_terms(
         flock.scatter("fish", 300)
         for _ in range(200):  # a school forms: dense cells, many flockmates each
             flock.step()
-        state, store, table = flock.step_state, flock.store, flock.species
-        out = buffers(max(1, int(table.params[:, P_MAX_NEIGHBOURS].max())))
-        plain, worst = worst_difference(
-            state.cells, store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, state.dt, flock.config.origin, out,
-        )  # fmt: skip
+        plain, _, worst = measure(flock)
     finally:
         esper.delete_world(world)
     assert plain > 150, f"only {plain} of 300 boids took the fast path"
     assert worst < 1e-9, worst
     assert np.isfinite(worst)
+
+
+def test_alarmed_flockmates_reach_a_plain_boid_as_on_the_general_path() -> None:
+    # A shark crosses a school: the fish it scares are alarmed, and the alarm spreads. Blocks
+    # without the shark but with alarmed fish take the fast path, whose second loop gathers
+    # the alarm (level, lead, the alarmed fish's velocities) as the general path does.
+    fish = Species("fish", steering="accumulate", separation_weight=1.0, fear_radius=150.0)
+    shark = Species("shark", perception_radius=40.0, max_speed=150.0, min_speed=100.0)
+    world = "plain-path-alarm"
+    flock = install(FlockConfig(width=900, height=700, seed=2, boundary="wrap"),
+                    [fish, shark], world=world)  # fmt: skip
+    try:
+        flock.relate("fish", "shark", "flee")
+        flock.scatter("fish", 400)
+        flock.scatter("shark", 2)
+        most_alarmed = (0, 0, 0.0)
+        for step in range(240):
+            flock.step()
+            if step >= 120 and step % 10 == 0:
+                result = measure(flock)
+                assert result[2] < 1e-9, (step, result)
+                most_alarmed = max(most_alarmed, result, key=lambda r: r[1])
+    finally:
+        esper.delete_world(world)
+    plain, alarmed, _ = most_alarmed
+    assert alarmed > 20, f"only {alarmed} alarmed fish (of {plain} plain) on the fast path"

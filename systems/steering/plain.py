@@ -2,27 +2,36 @@
 copy of the boids of its cell and the 8 round it.
 
 Most boids of most flocks are plain: their search stays within their cell and the 8 round
-it, every boid there is of their own species, which they flock with, none is alarmed, no
-cell is crowded (`vision.CELL_SAMPLE`), no cap can bite (those cells hold no more boids
-than the cap), no two stand on one spot, and they steer in the `reynolds` or `accumulate`
-style. For them the general path (`vision.seen` writes the neighbours it sees into a list;
-the steering reads the list back and sorts each by relation) does work that cannot change
-the result. This loop instead tests every boid of the block (copied once per cell,
-`_copy_block`) and adds up those seen at once, with no branch: the
-compiler runs it on several candidates at a time (SIMD). It sums in another order than the
-general path (`fastmath` reassociation), so a plain boid's sums can differ from the general
-path's in the last bits; the result is still the same for any thread count, since a boid's
-path and sums depend only on the step's state.
+it, every boid there is of their own species, which they flock with, no cell is crowded
+(`vision.CELL_SAMPLE`), no cap can bite (those cells hold no more boids than the cap), no
+two stand on one spot, and they steer in the `reynolds` or `accumulate` style. Alarmed
+flockmates are allowed: where the block holds one, a second, short loop (`plain_alarm`)
+gathers the alarm that reaches the boid, as the general path would. For plain boids the
+general path (`vision.seen` writes the neighbours it sees into a list; the steering reads
+the list back and sorts each by relation) does work that cannot change the result. This
+loop instead tests every boid of the block (copied once per cell, `copy_block`) and adds up
+those seen at once, with no branch: the compiler runs it on several candidates at a time
+(SIMD). It sums in another order than the general path (`fastmath` reassociation), so a
+plain boid's sums can differ from the general path's in the last bits; the result is still
+the same for any thread count, since a boid's path and sums depend only on the step's state.
+
+The steering's boid loop runs the steps one by one (`plain_species` once a step,
+`copy_block` once a cell, `block_ready` and `plain_boid` once a boid) on arrays it read out
+of their tuples once: numba counts a reference up and down, with atomic operations, each
+time an array is read out of a tuple or handed to an inlined function, and in a loop over
+every boid those dominated the step. `plain_gather` runs the same steps for one boid.
 """
 
 import math
 
 import numba
+import numpy as np
 
 from shoal.systems.core.species_table import (
     FALLOFF_LINEAR,
     FALLOFF_SOFT,
     FALLOFF_SQUARE,
+    P_ALARM_SPEED,
     P_ALIGNMENT_RADIUS,
     P_COS_HALF_FOV,
     P_FALLOFF,
@@ -34,22 +43,28 @@ from shoal.systems.core.species_table import (
     STYLE_ACCUMULATE,
     STYLE_REYNOLDS,
 )
-from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.vision import CELL_SAMPLE, Cells, Seen, heading, ring_offsets
 from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR
 
 # Reassociation lets the sums run in SIMD lanes; the other fast-math flags (no NaN, no inf)
 # would be wrong here: radii and forces may be inf.
-_SIMD = {"reassoc", "contract"}
+SIMD = {"reassoc", "contract"}
 
 PlainSums = tuple[int, float, float, int, float, float, int, float, float]
 """count, sum_dx, sum_dy (offsets to all flockmates seen), aligned, sum_vx, sum_vy (their
 velocities, within the alignment radius), separated, sep_x, sep_y (separation pushes)."""
 NO_SUMS: PlainSums = (0, 0.0, 0.0, 0, 0.0, 0.0, 0, 0.0, 0.0)
 """The sums over no flockmates."""
+AlarmSums = tuple[float, float, float, float]
+"""The highest alarm level that reached the boid (ties: the one that came first), how long
+before the step's end it came (s), and the velocities of the alarmed flockmates it saw,
+weighted by their levels (x, y)."""
+NO_ALARM: AlarmSums = (0.0, 0.0, 0.0, 0.0)
+"""No alarm reached it."""
 
 
-@numba.njit(cache=True, nogil=True, fastmath=_SIMD, error_model="numpy")
+@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy", inline="always")
 def plain_sums(
     m: int,
     xs: FloatArray,
@@ -108,88 +123,191 @@ def plain_sums(
     return here, (count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, -sep_x, -sep_y)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def plain_gather(
-    i: int, cells: Cells, params: FloatArray, relations: IntArray, out: Seen
-) -> tuple[bool, PlainSums]:
-    """Slot i's sums by the fast path (`plain_sums` over its cell's block, copied for the
-    boids of that cell by `_copy_block`), and whether it could take it (a plain boid: see
-    this module's docstring); (False, zeros) where the general path must run."""
-    s = cells.species[i]
-    style = int(params[s, P_STYLE])
-    if relations[s, s] != RELATION_FLOCK or style not in (STYLE_REYNOLDS, STYLE_ACCUMULATE):
-        return False, NO_SUMS
-    nx, ny, wrap = cells.nx, cells.ny, cells.wrap
-    perception = params[s, P_PERCEPTION]
-    # Its search must stay within one ring of cells; on a torus, the ring's cells must be
-    # the nearest images (4 cells across at least: an offset within the ring is then at
-    # most half the world).
-    if (perception > cells.size_x and nx > 1) or (perception > cells.size_y and ny > 1):
-        return False, NO_SUMS
-    if wrap and (nx < 4 or ny < 4):
-        return False, NO_SUMS
-    c = cells.cell[i]
-    at = out.plain_at
-    if at[0] != c:
-        _copy_block(c, s, cells.cell_start, cells.x, cells.y, cells.vx, cells.vy,
-                    cells.cell_species, cells.cell_alarmed, (nx, ny, wrap),
-                    (cells.width, cells.height), out)  # fmt: skip
-    if not at[2] or at[1] - 1 >= params[s, P_MAX_NEIGHBOURS]:
-        return False, NO_SUMS
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def plain_alarm(
+    m: int,
+    xs: FloatArray,
+    ys: FloatArray,
+    vxs: FloatArray,
+    vys: FloatArray,
+    levels: FloatArray,
+    ages: FloatArray,
+    xi: float,
+    yi: float,
+    view: tuple[float, bool, float, float],
+    perception: float,
+    alarm_speed: float,
+    dt: float,
+) -> AlarmSums:
+    """The alarm that reaches a plain boid at (xi, yi) from the first m boids of its block
+    (`levels`, `ages`: their alarm levels and the ages of their alarms), as the general path
+    gathers it: a flockmate's alarm spreads at `alarm_speed` from it and reaches the boid in
+    this step if it has come its distance by the step's end. See `AlarmSums`."""
+    cos_half, all_round, hx, hy = view
+    r2 = perception * perception
+    level_seen = lead_seen = alarm_vx = alarm_vy = 0.0
+    for t in range(m):
+        level = levels[t]
+        if level == 0.0:
+            continue
+        dx = xs[t] - xi
+        dy = ys[t] - yi
+        d2 = dx * dx + dy * dy
+        if d2 > r2 or d2 == 0.0:
+            continue
+        d = math.sqrt(d2)
+        if not (all_round or hx * dx + hy * dy >= cos_half * d):
+            continue
+        lead = ages[t] + dt - d / alarm_speed
+        if lead < 0.0:
+            continue
+        alarm_vx += vxs[t] * level
+        alarm_vy += vys[t] * level
+        if level > level_seen or (level == level_seen and lead > lead_seen):
+            level_seen, lead_seen = level, lead
+    return level_seen, lead_seen, alarm_vx, alarm_vy
+
+
+@numba.njit(cache=True, nogil=True)
+def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> BoolArray:
+    """For each species, whether its boids may take the fast path in these cells, as far as
+    the species alone decides: it flocks with itself in the `reynolds` or `accumulate`
+    style, and its search stays within one ring of cells (on a torus, the ring's cells must
+    be the nearest images: 4 cells across at least, so that an offset within the ring is
+    at most half the world)."""
+    count = params.shape[0]
+    fast = np.zeros(count, np.bool_)
+    if cells.wrap and (cells.nx < 4 or cells.ny < 4):
+        return fast
+    for s in range(count):
+        style = int(params[s, P_STYLE])
+        perception = params[s, P_PERCEPTION]
+        fast[s] = (
+            relations[s, s] == RELATION_FLOCK
+            and style in (STYLE_REYNOLDS, STYLE_ACCUMULATE)
+            and (perception <= cells.size_x or cells.nx == 1)
+            and (perception <= cells.size_y or cells.ny == 1)
+        )
+    return fast
+
+
+@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
+def plain_boid(
+    s: int, x: float, y: float, vx: float, vy: float, params: FloatArray, dt: float,
+    m: int, alarmed: bool, xs: FloatArray, ys: FloatArray, vxs: FloatArray, vys: FloatArray,
+    levels: FloatArray, ages: FloatArray,
+) -> tuple[bool, PlainSums, AlarmSums]:  # fmt: skip
+    """The sums of a boid of species s at (x, y) moving at (vx, vy) over the first m boids
+    of its cell's block (`copy_block`: positions, velocities, alarm levels and ages;
+    `alarmed`: one of them is alarmed), and whether the fast path holds for it: (False,
+    zeros) where another boid stands on its very spot (the general path's push parts them).
+
+    A call, not inlined: an inlined function's array arguments each count a reference up
+    and down per boid (atomic operations: measured 7.1 against 10.3 ms a step at 10,000
+    boids, one thread). `plain_sums` is inlined into it (a call there measured 11 ms)."""
     cos_half = params[s, P_COS_HALF_FOV]
-    all_round, hx, hy = heading(cells.vx[i], cells.vy[i], cos_half)
+    all_round, hx, hy = heading(vx, vy, cos_half)
+    view = (cos_half, all_round, hx, hy)
+    perception = params[s, P_PERCEPTION]
     falloff = int(params[s, P_FALLOFF])
     power = 0 if falloff == FALLOFF_LINEAR else (2 if falloff == FALLOFF_SQUARE else 1)
     shift = 1.0 if falloff == FALLOFF_SOFT else 0.0
     here, sums = plain_sums(
-        at[1], out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, cells.x[i], cells.y[i],
-        (cos_half, all_round, hx, hy),
+        m, xs, ys, vxs, vys, x, y, view,
         (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION]), power, shift,
     )  # fmt: skip
-    if here > 1:  # another boid on its very spot: the general path's push parts them
-        return False, NO_SUMS
-    return True, sums
+    if here > 1:
+        return False, NO_SUMS, NO_ALARM
+    if not alarmed:
+        return True, sums, NO_ALARM
+    heard = plain_alarm(
+        m, xs, ys, vxs, vys, levels, ages, x, y, view, perception, params[s, P_ALARM_SPEED], dt
+    )
+    return True, sums, heard
 
 
 @numba.njit(cache=True, nogil=True)
-def _copy_block(
-    c: int, s: int, starts: IntArray, xs: FloatArray, ys: FloatArray, vxs: FloatArray,
-    vys: FloatArray, cell_species: IntArray, cell_alarmed: IntArray,
-    grid: tuple[int, int, bool], world: tuple[float, float], out: Seen,
-) -> None:  # fmt: skip
+def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
+    """Whether the block copied last (`copy_block`, `at`: `Seen.plain_at`) may serve a boid
+    of species s: none of its cells is crowded or of another species, and the species'
+    cap on neighbours cannot bite."""
+    return at[2] == 1 and at[1] - 1 < params[s, P_MAX_NEIGHBOURS]
+
+
+@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
+def plain_gather(
+    i: int, cells: Cells, alarm_age: FloatArray, params: FloatArray, relations: IntArray,
+    dt: float, out: Seen,
+) -> tuple[bool, PlainSums, AlarmSums]:  # fmt: skip
+    """Slot i's sums by the fast path, and whether it could take it (see this module's
+    docstring); (False, zeros) where the general path must run. One boid at a time, for
+    the debugger and tests: the steering's boid loop runs the same steps (`plain_species`,
+    `copy_block`, `block_ready`, `plain_boid`) with the arrays read out once.
+    `alarm_age` is in row order (`FlockStore`)."""
+    s, c = cells.species[i], cells.cell[i]
+    if not plain_species(cells, params, relations)[s]:
+        return False, NO_SUMS, NO_ALARM
+    at = out.plain_at
+    if at[0] != c:
+        copy_block(c, s, cells, alarm_age, out)
+    if not block_ready(s, at, params):
+        return False, NO_SUMS, NO_ALARM
+    return plain_boid(
+        s, cells.x[i], cells.y[i], cells.vx[i], cells.vy[i], params, dt, at[1], at[3] == 1,
+        out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age,
+    )  # fmt: skip
+
+
+@numba.njit(cache=True, nogil=True)
+def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -> None:
     """Fill `out.plain_*` for the boids of cell c (species s): whether the fast path may read
-    the block (all of species s, none alarmed, no cell crowded: `seen` samples a crowded
-    cell, the fast path leaves it to it), how many boids it holds and, if it may, their
-    positions and velocities. The block is copied a column of 3 cells (contiguous slots)
-    at a time; a column or row across a torus's edge is moved by the world's width or
-    height, so that every position is the image nearest cell c."""
-    nx, ny, wrap = grid
-    width, height = world
+    the block (all of species s, no cell crowded: `seen` samples a crowded cell, the fast
+    path leaves it to it), how many boids it holds, whether one is alarmed and, if it may,
+    their positions, velocities and alarms. The block is copied a column of 3 cells
+    (contiguous slots) at a time; a column or row across a torus's edge is moved by the
+    world's width or height, so that every position is the image nearest cell c."""
+    # Every array is read out of its tuple once, here: a read inside the loops would count a
+    # reference up and down (an atomic operation) for each boid copied.
+    nx, ny, wrap = cells.nx, cells.ny, cells.wrap
+    starts, xs, ys, vxs, vys = cells.cell_start, cells.x, cells.y, cells.vx, cells.vy
+    cell_species, cell_alarmed, levels, rows = (
+        cells.cell_species, cells.cell_alarmed, cells.alarm, cells.row,
+    )  # fmt: skip
+    to_x, to_y, to_vx, to_vy, to_level, to_age = (
+        out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age,
+    )  # fmt: skip
     cx, cy = c // ny, c % ny
     down_x, up_x = ring_offsets(cx, 1, nx, wrap)
     down_y, up_y = ring_offsets(cy, 1, ny, wrap)
     at = out.plain_at
-    at[0], at[1], at[2] = c, 0, 0
+    at[0], at[1], at[2], at[3] = c, 0, 0, 0
+    alarmed = False
     m = 0
     for ox in range(-down_x, up_x + 1):
         gx, shift_x = cx + ox, 0.0
         if gx < 0:
-            gx, shift_x = gx + nx, -width
+            gx, shift_x = gx + nx, -cells.width
         elif gx >= nx:
-            gx, shift_x = gx - nx, width
+            gx, shift_x = gx - nx, cells.width
         for oy in range(-down_y, up_y + 1):
             gy, shift_y = cy + oy, 0.0
             if gy < 0:
-                gy, shift_y = gy + ny, -height
+                gy, shift_y = gy + ny, -cells.height
             elif gy >= ny:
-                gy, shift_y = gy - ny, height
+                gy, shift_y = gy - ny, cells.height
             g = gx * ny + gy
             first, last = starts[g], starts[g + 1]
             kind = cell_species[g]
-            if (kind != s and kind != -2) or cell_alarmed[g] or last - first > CELL_SAMPLE:
+            if (kind != s and kind != -2) or last - first > CELL_SAMPLE:
                 return
+            # Alarm ages are by row: read only where the cell holds an alarm.
+            alarmed_cell = cell_alarmed[g] != 0
+            alarmed |= alarmed_cell
             for j in range(first, last):
-                out.plain_x[m], out.plain_y[m] = xs[j] + shift_x, ys[j] + shift_y
-                out.plain_vx[m], out.plain_vy[m] = vxs[j], vys[j]
+                to_x[m], to_y[m] = xs[j] + shift_x, ys[j] + shift_y
+                to_vx[m], to_vy[m] = vxs[j], vys[j]
+                level = levels[j] if alarmed_cell else 0.0
+                to_level[m] = level
+                to_age[m] = alarm_age[rows[j]] if level else 0.0
                 m += 1
-    at[1], at[2] = m, 1
+    at[1], at[2], at[3] = m, 1, alarmed
