@@ -59,10 +59,11 @@ def measure(flock: Flock) -> tuple[int, int, float]:
     """`worst_difference` on the flock's last step."""
     state, store, table = flock.step_state, flock.store, flock.species
     out = buffers(max(1, int(table.params[:, P_MAX_NEIGHBOURS].max())))
-    return worst_difference(
+    result: tuple[int, int, float] = worst_difference(
         state.cells, store.cooldown, store.alarm_age, store.burst, table.params,
         table.relations, state.dt, flock.config.origin, out,
     )  # fmt: skip
+    return result
 
 
 CASES = [

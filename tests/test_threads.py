@@ -1,5 +1,6 @@
 """The thread pool that runs a large flock's kernels in chunks (shoal.systems.core.threads)."""
 
+import itertools
 import threading
 import time
 
@@ -24,11 +25,11 @@ def test_every_chunk_runs_once_and_results_come_in_order(two_threads: object) ->
         return first * scale
 
     results = run_chunks(kernel, 4096, 10, min_rows=1)
-    assert sorted(ran) == sorted(set(ran))
-    assert [first for first, _ in sorted(ran)] == [r // 10 for r in results]
     bounds = sorted(ran)
+    assert len(bounds) == len(set(bounds)) == len(results)
+    assert [first for first, _ in bounds] == [r // 10 for r in results]
     assert bounds[0][0] == 0 and bounds[-1][1] == 4096
-    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
 
 
 def test_the_calling_thread_shares_the_chunks_with_the_pool(two_threads: object) -> None:

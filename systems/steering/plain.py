@@ -231,7 +231,7 @@ def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
     """Whether the block copied last (`copy_block`, `at`: `Seen.plain_at`) may serve a boid
     of species s: none of its cells is crowded or of another species, and the species'
     cap on neighbours cannot bite."""
-    return at[2] == 1 and at[1] - 1 < params[s, P_MAX_NEIGHBOURS]
+    return bool(at[2] == 1 and at[1] - 1 < params[s, P_MAX_NEIGHBOURS])
 
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
