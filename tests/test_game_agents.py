@@ -96,6 +96,13 @@ def test_the_level_tank_drops_food_clicked_into_a_rock_beside_it() -> None:
 SHARK_LENGTH = SHARK_SIZE[0] * LOOKS["shark"].scale  # as drawn: 125 px
 
 
+PINNED = 180
+"""Steps within 20 px that mean a shark is pinned. A free shark may circle: at its least
+speed (40 px/s) and its fastest turn (240°/s) a loop is 19 px across and takes 1.5 s (seen
+in open water: 1.4 loops, 122 steps, round a point it seeks); pinned sharks sat 6 to 19 s.
+Two loops are allowed."""
+
+
 def longest_stay(track: np.ndarray, radius: float = 20.0) -> int:
     """The most steps any boid of `track` ((steps, boids, 2)) stayed within `radius` px of a
     point it passed (a free shark, at its 40 px/s or more, leaves in well under a second
@@ -144,7 +151,7 @@ def test_sharks_keep_moving_apart_and_off_the_rocks(name: str, seed: int, fish: 
     finally:
         tank.close()
     stay = longest_stay(np.array(track))
-    assert stay <= 120, f"a shark stayed within 20 px for {stay} steps (still over 1 s)"
+    assert stay <= PINNED, f"a shark stayed within 20 px for {stay} steps (over 3 s)"
     assert closest >= SHARK_LENGTH, f"sharks {closest:.0f} px apart, under a shark's length"
     share = near_rock / (len(track) * len(track[0]))
     assert share < 0.05, f"sharks within 25 px of a rock {share:.1%} of the time"
@@ -191,4 +198,4 @@ def test_nothing_ends_a_step_inside_a_rock_or_outside(name: str, preset_name: st
         tank.close()
     if len(track[0]):
         stay = longest_stay(np.array(track))
-        assert stay <= 120, f"a shark stayed within 20 px for {stay} steps (pinned)"
+        assert stay <= PINNED, f"a shark stayed within 20 px for {stay} steps (pinned)"
