@@ -6,8 +6,9 @@ from shoal.systems.core.grid import build_grid
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_PERCEPTION
 from shoal.systems.core.step import Step
+from shoal.systems.core.threads import run_chunks
 from shoal.systems.core.vision import Cells
-from shoal.systems.neighbours.kernel import gather_slots
+from shoal.systems.neighbours.kernel import empty_slots, gather_slots, mark_cells
 
 
 class NeighbourSystem(FlockProcessor):
@@ -21,11 +22,13 @@ class NeighbourSystem(FlockProcessor):
             store.positions, self._cell_size(), config.wraps, config.width, config.height,
             config.origin,
         )  # fmt: skip
-        slots = gather_slots(
-            grid.order, grid.cell_x, grid.cell_y, grid.nx, grid.ny, store.positions,
-            store.velocities, store.species, store.alarm,
-            (grid.wrap, *config.origin, config.width, config.height),
+        slots = empty_slots(len(store), grid.nx * grid.ny)
+        run_chunks(
+            gather_slots, len(store), grid.order, grid.cell_x, grid.cell_y, grid.ny,
+            store.positions, store.velocities, store.species, store.alarm,
+            (grid.wrap, *config.origin, config.width, config.height), slots,
         )  # fmt: skip
+        mark_cells(0, grid.nx * grid.ny, grid.cell_start, slots)  # reads in order: fast
         cell, positions, velocities, species, alarm, x, y, vx, vy, kinds, alarmed = slots
         step.cells = Cells(
             grid.order, cell, grid.cell_start, positions, velocities, species, alarm,
