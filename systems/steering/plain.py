@@ -234,7 +234,7 @@ def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
     return bool(at[2] == 1 and at[1] - 1 < params[s, P_MAX_NEIGHBOURS])
 
 
-@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
+@numba.njit(cache=True, nogil=True)
 def plain_gather(
     i: int, cells: Cells, alarm_age: FloatArray, params: FloatArray, relations: IntArray,
     dt: float, out: Seen,
