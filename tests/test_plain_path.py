@@ -13,7 +13,7 @@ from shoal.components import Species
 from shoal.systems import Flock, FlockConfig, install
 from shoal.systems.core.species_table import P_MAX_NEIGHBOURS
 from shoal.systems.core.vision import Cells, Seen, buffers
-from shoal.systems.steering.kernel import _plain_terms, _rule_terms
+from shoal.systems.steering.kernel import _rule_terms, plain_terms_of
 from shoal.systems.steering.plain import plain_gather
 
 pytestmark = pytest.mark.slow  # compiles a kernel of its own (a few seconds)
@@ -33,11 +33,7 @@ def worst_difference(
         if not ok:
             continue
         plain += 1
-        fast = _plain_terms(
-            cells.species[i], (cells.x[i] - origin[0], cells.y[i] - origin[1]), cells.vx[i],
-            cells.vy[i], cells.alarm[i], burst[cells.row[i]] > 0.0, params, dt,
-            (cells.width, cells.height, cells.wrap), sums, alarm,
-        )  # fmt: skip
+        fast = plain_terms_of(i, cells, burst, params, dt, origin, sums, alarm)
         general = _rule_terms(
             i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
         )

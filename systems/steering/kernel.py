@@ -258,11 +258,7 @@ def rule_forces(
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     plain, sums, heard = plain_gather(slot, cells, alarm_age, params, relations, dt, out)
     if plain:
-        t = _plain_terms(
-            cells.species[slot], (cells.x[slot] - origin[0], cells.y[slot] - origin[1]),
-            cells.vx[slot], cells.vy[slot], cells.alarm[slot], burst[cells.row[slot]] > 0.0,
-            params, dt, (cells.width, cells.height, cells.wrap), sums, heard,
-        )  # fmt: skip
+        t = plain_terms_of(slot, cells, burst, params, dt, origin, sums, heard)
     else:
         t = _rule_terms(
             slot, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
@@ -459,6 +455,20 @@ def _plain_terms(
         )  # fmt: skip
     lead = min(alarm_lead, dt)
     return sx, sy, alx, aly, cx, cy, fx, fy, 0.0, 0.0, limit, alarm, NO_PREY, lead
+
+
+@numba.njit(cache=True, nogil=True)
+def plain_terms_of(
+    slot: int, cells: Cells, burst: FloatArray, params: FloatArray, dt: float,
+    origin: tuple[float, float], sums: PlainSums, heard: AlarmSums,
+) -> Terms:  # fmt: skip
+    """`_plain_terms` of one slot, its numbers read from `cells` (for `rule_forces` and
+    tests; the boid loop of `steer` reads them from arrays it took out of `cells` once)."""
+    return _plain_terms(
+        cells.species[slot], (cells.x[slot] - origin[0], cells.y[slot] - origin[1]),
+        cells.vx[slot], cells.vy[slot], cells.alarm[slot], burst[cells.row[slot]] > 0.0,
+        params, dt, (cells.width, cells.height, cells.wrap), sums, heard,
+    )  # fmt: skip
 
 
 @numba.njit(cache=True, nogil=True)
