@@ -284,17 +284,9 @@ def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -
     alarmed = False
     m = 0
     for ox in range(-down_x, up_x + 1):
-        gx, shift_x = cx + ox, 0.0
-        if gx < 0:
-            gx, shift_x = gx + nx, -cells.width
-        elif gx >= nx:
-            gx, shift_x = gx - nx, cells.width
+        gx, shift_x = _across_edge(cx + ox, nx, cells.width)
         for oy in range(-down_y, up_y + 1):
-            gy, shift_y = cy + oy, 0.0
-            if gy < 0:
-                gy, shift_y = gy + ny, -cells.height
-            elif gy >= ny:
-                gy, shift_y = gy - ny, cells.height
+            gy, shift_y = _across_edge(cy + oy, ny, cells.height)
             g = gx * ny + gy
             first, last = starts[g], starts[g + 1]
             kind = cell_species[g]
@@ -311,3 +303,14 @@ def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -
                 to_age[m] = alarm_age[rows[j]] if level else 0.0
                 m += 1
     at[1], at[2], at[3] = m, 1, alarmed
+
+
+@numba.njit(cache=True, nogil=True)
+def _across_edge(index: int, count: int, size: float) -> tuple[int, float]:
+    """A cell index one step outside [0, count) brought back across a torus's edge, and how
+    far its boids must move to be the images nearest the inside (0 where it is inside)."""
+    if index < 0:
+        return index + count, -size
+    if index >= count:
+        return index - count, size
+    return index, 0.0
