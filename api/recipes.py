@@ -193,10 +193,10 @@ def prey(seed: int = 0, count: int = 60) -> Recipe:
     and separation within 25 px (by inverse distance, averaged), and seeking a prey that
     stops 10 px short of it (its dead radius); speed up to 600 px/s.
 
-    Here: the prey is an `Attractor` whose dead radius no boid ever enters (the post only
-    stops pulling there). The post's `acceleration` is never reset, so its steering adds up
-    frame after frame; shoal steers afresh each step, with the force and weights that give
-    the post's spacing, speed and polarization (see the tests).
+    As in the post, the acceleration is kept from frame to frame (``acceleration="kept"``:
+    the post never resets it, so the steering of every frame so far adds up) and the rules'
+    pushes add up without a cap on their sum (``force_cap="rules"``). The prey is an
+    `Attractor` whose dead radius no boid ever enters (the post only stops pulling there).
     """
     seed, count = _checked("recipes.prey", seed, count)
     side = 2400.0  # the post's plane has no edge: a torus wide enough that none meet
@@ -205,7 +205,8 @@ def prey(seed: int = 0, count: int = 60) -> Recipe:
         "boid", steering="reynolds", perception_radius=50.0, separation_radius=25.0,
         fov_degrees=360.0, separation_combine="mean", alignment_weight=1.2,
         cohesion_weight=0.5, separation_weight=1.0, food_weight=0.5, min_speed=0.0,
-        max_speed=600.0, max_force=50.0, max_turn_rate=math.inf,
+        max_speed=600.0, max_force=50.0, force_cap="rules", acceleration="kept",
+        max_turn_rate=math.inf,
     )  # fmt: skip
 
     def populate(flock: Flock) -> dict[str, int]:

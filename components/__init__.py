@@ -10,9 +10,11 @@ from shoal.components.kinematics import Position, VectorStore, Velocity
 from shoal.components.obstacle import Circle, Obstacle, Polygon, Rect, Shape
 from shoal.components.parameters import LARGEST, MAX_COORDINATE
 from shoal.components.species import (
+    ACCELERATIONS,
     BOUNDARY_MODES,
     COHESION_PULLS,
     FALLOFFS,
+    FORCE_CAPS,
     NEIGHBOUR_LIMIT,
     SEPARATION_COMBINES,
     SPECIES_PARAMETERS,
@@ -22,9 +24,11 @@ from shoal.components.species import (
 )
 
 __all__ = [
+    "ACCELERATIONS",
     "BOUNDARY_MODES",
     "COHESION_PULLS",
     "FALLOFFS",
+    "FORCE_CAPS",
     "LARGEST",
     "MAX_COORDINATE",
     "NEIGHBOUR_LIMIT",

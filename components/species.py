@@ -49,6 +49,20 @@ SEPARATION_COMBINES = ("sum", "mean")
 """How the pushes of several close neighbours make one separation: their sum, or their mean
 over the neighbours (walls counted as neighbours included) inside the separation radius."""
 
+FORCE_CAPS = ("rules_and_sum", "rules")
+"""What ``max_force`` bounds in the ``reynolds`` and ``accumulate`` styles: each rule's steer
+(reynolds) and the weighted sum of separation, alignment and cohesion, as Reynolds (1999)
+does; or each rule's steer only, the weighted sum unbounded (the Godot code of source post
+003 adds its rules' pushes without a cap). The accumulate style has no per-rule steer: with
+``rules`` its sum is not bounded at all."""
+
+ACCELERATIONS = ("fresh", "kept")
+"""Whether a step's steering stands alone (``fresh``: the acceleration is worked out anew
+every step, as every model but one does) or adds to the acceleration the boid had
+(``kept``: source post 003's Godot code keeps ``acceleration`` as a member that each frame
+adds to and never resets, so the steering of every frame so far adds up, and a boid turns
+as slowly as that sum lets it). Speed limits still hold."""
+
 WALL_STYLES = ("push", "turn", "neighbours")
 """How a species keeps off the walls of a ``contain`` world (`FlockConfig.margin`,
 `FlockConfig.wall_weight`); in every style no boid ever leaves the box:
@@ -149,6 +163,21 @@ class Species:
     )
     max_force: float = param(
         160.0, "px/s²", "largest steering acceleration", low=0.0, above=True, infinite=True
+    )
+    force_cap: str = param(
+        "rules_and_sum",
+        "",
+        "what max_force bounds: each rule's steer and their sum, or each rule only "
+        "(see FORCE_CAPS)",
+        choices=FORCE_CAPS,
+        pack=_index_in(FORCE_CAPS),
+    )
+    acceleration: str = param(
+        "fresh",
+        "",
+        "whether each step's steering stands alone or adds to the last (see ACCELERATIONS)",
+        choices=ACCELERATIONS,
+        pack=_index_in(ACCELERATIONS),
     )
     max_turn_rate: float = param(
         300.0,

@@ -11,8 +11,10 @@ import numpy.typing as npt
 from hypothesis import strategies as st
 
 from shoal.components import (
+    ACCELERATIONS,
     COHESION_PULLS,
     FALLOFFS,
+    FORCE_CAPS,
     LARGEST,
     NEIGHBOUR_LIMIT,
     SEPARATION_COMBINES,
@@ -91,6 +93,8 @@ def species_values(draw: st.DrawFn, name: str) -> dict[str, Any]:
         "separation_combine": draw(st.sampled_from(SEPARATION_COMBINES)),
         "walls": draw(st.sampled_from(WALL_STYLES)),
         "cohesion_pull": draw(st.sampled_from(COHESION_PULLS)),
+        "force_cap": draw(st.sampled_from(FORCE_CAPS)),
+        "acceleration": draw(st.sampled_from(ACCELERATIONS)),
     }
     values.update({f: draw(spread(0.0, LARGEST)) for f in RATES})
     values.update({f: draw(spread(-LARGEST, LARGEST)) for f in WEIGHTS})

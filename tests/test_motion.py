@@ -2,12 +2,20 @@
 
 import math
 
+import esper
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shoal.components import STEERING_STYLES, Species
+from shoal.components import (
+    ACCELERATIONS,
+    FORCE_CAPS,
+    STEERING_STYLES,
+    Attractor,
+    Position,
+    Species,
+)
 from shoal.systems import FlockConfig, install
 
 from worlds import scratch_world
@@ -34,6 +42,8 @@ def species(draw: st.DrawFn) -> Species:
         max_neighbours=draw(st.integers(0, 10)),
         separation_falloff=draw(st.sampled_from(["inverse", "inverse_square"])),
         steering=draw(st.sampled_from(STEERING_STYLES)),
+        force_cap=draw(st.sampled_from(FORCE_CAPS)),
+        acceleration=draw(st.sampled_from(ACCELERATIONS)),
     )
 
 
@@ -131,3 +141,30 @@ def test_a_boid_almost_at_rest_speeds_up_to_its_min_speed_not_to_infinity(speed:
         assert math.isfinite(vx) and math.isfinite(vy)
         assert math.hypot(vx, vy) == pytest.approx(20.0)
         assert vx > 0.0 > vy  # the heading it had, however slow
+
+
+def _pulled_speed_change(acceleration: str, steps: int) -> float:
+    """How much a lone boid's velocity changed in `steps` steps of a pull of at most 50
+    px/s² (an attractor far ahead of it, at right angles to its heading)."""
+    with scratch_world():
+        sp = Species(
+            "s", steering="reynolds", max_speed=600.0, min_speed=0.0, max_force=50.0,
+            max_turn_rate=math.inf, food_weight=1.0, acceleration=acceleration,
+        )  # fmt: skip
+        flock = install(FlockConfig(width=4000, height=4000, boundary="wrap", seed=1), [sp])
+        flock.spawn("s", np.array([[100.0, 100.0]]), np.array([[10.0, 0.0]]))
+        esper.create_entity(Position(100.0, 3000.0), Attractor(radius=4000.0))
+        for _ in range(steps):
+            flock.step()
+        return float(np.linalg.norm(flock.velocities[0] - (10.0, 0.0)))
+
+
+def test_a_kept_acceleration_adds_up_step_after_step() -> None:
+    # ACCELERATIONS: a fresh pull of 50 px/s² changes the velocity by at most 50 px/s in a
+    # second; a kept one adds up (post 003): after k steps it pulls k times as hard.
+    steps = 30
+    fresh = _pulled_speed_change("fresh", steps)
+    kept = _pulled_speed_change("kept", steps)
+    assert fresh <= 50.0 * steps / 60.0 + 1e-6, fresh
+    # The kept pulls sum to 50 × (1 + 2 + ... + 30) / 60 px/s, less what the turn took.
+    assert kept > 0.8 * 50.0 * steps * (steps + 1) / 2 / 60.0, (fresh, kept)

@@ -17,6 +17,8 @@ import numpy as np
 
 from shoal.systems.core.config import BOUNDARY_BOUNCE, BOUNDARY_CONTAIN, BOUNDARY_WRAP
 from shoal.systems.core.species_table import (
+    ACCELERATION_KEPT,
+    P_ACCELERATION,
     P_BURST_FACTOR,
     P_CRUISE_RATE,
     P_CRUISE_SPEED,
@@ -56,6 +58,20 @@ def draw_noise(
         return np.zeros(0)
     noise: FloatArray = rng.standard_normal(len(species)) * sigma * math.sqrt(dt)
     return noise
+
+
+@numba.njit(cache=True, nogil=True)
+def moving_acceleration(
+    s: int, params: FloatArray, accelerations: FloatArray, kept: FloatArray, row: int
+) -> tuple[float, float]:
+    """The acceleration row `row` (species s) moves under this step: what the stages added
+    up, plus what it kept from the steps before where its species keeps it
+    (`ACCELERATIONS`)."""
+    ax, ay = accelerations[row, 0], accelerations[row, 1]
+    if int(params[s, P_ACCELERATION]) == ACCELERATION_KEPT:
+        ax += kept[row, 0]
+        ay += kept[row, 1]
+    return ax, ay
 
 
 @numba.njit(cache=True, nogil=True)

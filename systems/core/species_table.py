@@ -7,8 +7,10 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components.species import (
+    ACCELERATIONS,
     COHESION_PULLS,
     FALLOFFS,
+    FORCE_CAPS,
     SEPARATION_COMBINES,
     SPECIES_PARAMETERS,
     STEERING_STYLES,
@@ -35,6 +37,8 @@ P_MAX_SPEED = COLUMNS["max_speed"]
 P_CRUISE_SPEED = COLUMNS["cruise_speed"]  # 0: none
 P_CRUISE_RATE = COLUMNS["cruise_rate"]
 P_MAX_FORCE = COLUMNS["max_force"]  # inf: unlimited
+P_FORCE_CAP = COLUMNS["force_cap"]  # index into FORCE_CAPS
+P_ACCELERATION = COLUMNS["acceleration"]  # index into ACCELERATIONS
 P_MAX_TURN = COLUMNS["max_turn_rate"]  # rad/s, inf: unlimited
 P_MAX_NEIGHBOURS = COLUMNS["max_neighbours"]  # the cap k, at most NEIGHBOUR_LIMIT
 P_FALLOFF = COLUMNS["separation_falloff"]  # index into FALLOFFS
@@ -76,6 +80,8 @@ FALLOFF_LINEAR = FALLOFFS.index("linear")
 FALLOFF_SOFT = FALLOFFS.index("soft")
 COMBINE_MEAN = SEPARATION_COMBINES.index("mean")
 PULL_STEADY = COHESION_PULLS.index("steady")
+CAP_RULES = FORCE_CAPS.index("rules")
+ACCELERATION_KEPT = ACCELERATIONS.index("kept")
 WALLS_PUSH = WALL_STYLES.index("push")
 WALLS_TURN = WALL_STYLES.index("turn")
 WALLS_NEIGHBOURS = WALL_STYLES.index("neighbours")

@@ -16,6 +16,7 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type[np.generic], float]] = {
     "position": ((2,), np.float64, 0.0),
     "velocity": ((2,), np.float64, 0.0),
     "acceleration": ((2,), np.float64, 0.0),
+    "kept": ((2,), np.float64, 0.0),  # the acceleration a boid keeps (`ACCELERATIONS`: kept)
     "species": ((), np.int64, 0),
     "entity": ((), np.int64, -1),
     "alarm": ((), np.float64, 0.0),  # 1: flees a predator it sees; less: alarmed by others
@@ -80,6 +81,12 @@ class FlockStore:
     def accelerations(self) -> FloatArray:
         """Live (n, 2) view of this step's steering accelerations."""
         return self._floats("acceleration")
+
+    @property
+    def kept(self) -> FloatArray:
+        """Live (n, 2) view: the acceleration each boid of a species that keeps it
+        (`ACCELERATIONS`) moved under last step, which this step's steering adds to."""
+        return self._floats("kept")
 
     @property
     def species(self) -> IntArray:

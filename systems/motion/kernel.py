@@ -11,9 +11,14 @@ import math
 import numba
 
 from shoal.systems.core.config import BOUNDARY_WRAP
-from shoal.systems.core.integrate import advance, bounded
+from shoal.systems.core.integrate import advance, bounded, moving_acceleration
 from shoal.systems.core.maths import wrap_offset
-from shoal.systems.core.species_table import P_BURST_FACTOR, P_BURST_TIME
+from shoal.systems.core.species_table import (
+    ACCELERATION_KEPT,
+    P_ACCELERATION,
+    P_BURST_FACTOR,
+    P_BURST_TIME,
+)
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
 
@@ -24,6 +29,7 @@ def move(
     positions: FloatArray,
     velocities: FloatArray,
     accelerations: FloatArray,
+    kept: FloatArray,
     species: IntArray,
     params: FloatArray,
     dt: float,
@@ -41,19 +47,24 @@ def move(
 ) -> None:
     """Advance rows [first, last) by one step of `dt` seconds, in place.
 
-    `noise` holds each row's random turn this step (radians; empty: none). `alarm_before` is
-    each row's alarm level when the step began, `alarm` the level now, `alarm_lead` how long
-    before the step's end a flockmate's alarm reached it (empty: none).
+    `kept` is the acceleration each row kept from the last step (`ACCELERATIONS`): rows of a
+    species that keeps it move under that plus this step's, and keep the sum. `noise` holds
+    each row's random turn this step (radians; empty: none). `alarm_before` is each row's
+    alarm level when the step began, `alarm` the level now, `alarm_lead` how long before
+    the step's end a flockmate's alarm reached it (empty: none).
     """
     noisy = noise.shape[0] > 0
     led = alarm_lead.shape[0] > 0
     for i in range(first, last):
         s = species[i]
         burst[i] = _burst(burst[i], alarm[i], params[s, P_BURST_FACTOR], params[s, P_BURST_TIME])
+        ax, ay = moving_acceleration(s, params, accelerations, kept, i)
+        if int(params[s, P_ACCELERATION]) == ACCELERATION_KEPT:
+            kept[i, 0], kept[i, 1] = ax, ay
         x, y, vx, vy = advance(
-            positions[i, 0], positions[i, 1], velocities[i, 0], velocities[i, 1],
-            accelerations[i, 0], accelerations[i, 1], s, params, dt, burst[i],
-            noise[i] if noisy else 0.0, boundary, width, height, margin, wall_weight,
+            positions[i, 0], positions[i, 1], velocities[i, 0], velocities[i, 1], ax, ay, s,
+            params, dt, burst[i], noise[i] if noisy else 0.0, boundary, width, height, margin,
+            wall_weight,
         )  # fmt: skip
         positions[i, 0], positions[i, 1] = x, y
         velocities[i, 0], velocities[i, 1] = vx, vy

@@ -32,7 +32,7 @@ class MotionSystem(FlockProcessor):
         attractors = gather(Attractor, flock.species)
         with from_origin(store.positions, config):  # the kernels' world starts at (0, 0)
             run_chunks(
-                move, n, store.positions, store.velocities, store.accelerations,
+                move, n, store.positions, store.velocities, store.accelerations, store.kept,
                 store.species, flock.species.params, step.dt, boundary, config.width,
                 config.height, config.margin, config.wall_weight, self._noise(step),
                 store.alarm, self._alarm_before(step), self._alarm_lead(step),

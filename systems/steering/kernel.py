@@ -22,7 +22,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.config import BOUNDARY_WRAP
-from shoal.systems.core.integrate import advance
+from shoal.systems.core.integrate import advance, moving_acceleration
 from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek, wrap_offset
 from shoal.systems.core.species_table import (
     COMBINE_MEAN,
@@ -174,6 +174,7 @@ def steer_in_order(
     noise: FloatArray,
     world: tuple[int, float, float, float, float],
     accelerations: FloatArray,
+    kept: FloatArray,
     alarm: FloatArray,
     alarm_lead: FloatArray,
     target_row: IntArray,
@@ -182,8 +183,8 @@ def steer_in_order(
     """`steer` for a flock that updates in place: row by row (slot `rank[row]`), each boid
     moved in `cells` (its copy of the positions and velocities) before the next one looks,
     as the motion stage will move it (walls, limits, noise, boundary; not the later stages'
-    forces). `world` is (boundary, width, height, margin, wall_weight), `origin` the world's
-    lower-left corner.
+    forces; with the acceleration it kept, `kept`, where its species keeps one). `world` is
+    (boundary, width, height, margin, wall_weight), `origin` the world's lower-left corner.
 
     A moved boid may have left the cell it was sorted into: each search reaches as far
     further as the farthest any boid has moved so far this step (not the fastest a boid
@@ -205,11 +206,12 @@ def steer_in_order(
         pos, vel = cells.positions, cells.velocities
         old_x, old_y = pos[i, 0], pos[i, 1]
         # `advance` takes the world as [0, width] × [0, height]: from its origin and back.
+        s = cells.species[i]
+        ax, ay = moving_acceleration(s, params, accelerations, kept, row)
         x, y, vx, vy = advance(
-            pos[i, 0] - origin[0], pos[i, 1] - origin[1], vel[i, 0], vel[i, 1],
-            accelerations[row, 0], accelerations[row, 1], cells.species[i], params, dt,
-            burst[row], noise[row] if noisy else 0.0, boundary, width, height, margin,
-            wall_weight,
+            pos[i, 0] - origin[0], pos[i, 1] - origin[1], vel[i, 0], vel[i, 1], ax, ay, s,
+            params, dt, burst[row], noise[row] if noisy else 0.0, boundary, width, height,
+            margin, wall_weight,
         )  # fmt: skip
         pos[i, 0], pos[i, 1] = x + origin[0], y + origin[1]
         vel[i, 0], vel[i, 1] = vx, vy

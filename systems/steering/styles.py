@@ -9,12 +9,14 @@ import numba
 
 from shoal.systems.core.maths import seek, turn_towards
 from shoal.systems.core.species_table import (
+    CAP_RULES,
     FALLOFF_LINEAR,
     FALLOFF_SOFT,
     FALLOFF_SQUARE,
     P_ALIGN_TURN,
     P_COHERE_TURN,
     P_COHESION_PULL,
+    P_FORCE_CAP,
     P_MAX_FORCE,
     P_MAX_SPEED,
     P_MAX_TURN,
@@ -47,6 +49,12 @@ def push(dx: float, dy: float, d: float, radius: float, falloff: int) -> tuple[f
 
 
 @numba.njit(cache=True, nogil=True)
+def sum_limit(params: FloatArray, s: int) -> float:
+    """The limit on the weighted sum of the flocking rules of species s (`FORCE_CAPS`)."""
+    return math.inf if int(params[s, P_FORCE_CAP]) == CAP_RULES else params[s, P_MAX_FORCE]
+
+
+@numba.njit(cache=True, nogil=True)
 def reynolds(
     params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
     sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
@@ -63,7 +71,8 @@ def reynolds(
         cx, cy = seek(sum_dx, sum_dy, vx, vy, max_speed, max_force)
     w_ali = params[s, P_W_ALIGNMENT]
     w_coh = params[s, P_W_COHESION]
-    return w_sep * sx, w_sep * sy, w_ali * alx, w_ali * aly, w_coh * cx, w_coh * cy, max_force
+    limit = sum_limit(params, s)
+    return w_sep * sx, w_sep * sy, w_ali * alx, w_ali * aly, w_coh * cx, w_coh * cy, limit
 
 
 @numba.njit(cache=True, nogil=True)
@@ -90,7 +99,7 @@ def accumulate(
             cx, cy = w_coh * sum_dx, w_coh * sum_dy
         else:
             cx, cy = w_coh * sum_dx / cohered, w_coh * sum_dy / cohered
-    return w_sep * sep_x, w_sep * sep_y, alx, aly, cx, cy, params[s, P_MAX_FORCE]
+    return w_sep * sep_x, w_sep * sep_y, alx, aly, cx, cy, sum_limit(params, s)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -68,5 +68,5 @@ class SteeringSystem(FlockProcessor):
         steer_in_order(
             moving, rank, store.cooldown, store.alarm_age, store.burst, table.params,
             table.relations, step.dt, config.origin, self._noise(step), world,
-            store.accelerations, store.alarm, step.alarm_lead, step.targets, goals,
+            store.accelerations, store.kept, store.alarm, step.alarm_lead, step.targets, goals,
         )  # fmt: skip
