@@ -5,22 +5,29 @@ import numpy as np
 import pytest
 
 from shoal.components import STEERING_STYLES, Species
-from shoal.systems import FlockConfig, NeighbourSystem, SteeringSystem, install
+from shoal.systems import Flock, FlockConfig, NeighbourSystem, SteeringSystem, install
 from shoal.systems.core.store import FloatArray
 from shoal.systems.steering.kernel import rule_forces
 
 from worlds import scratch_world
 
 
-@pytest.mark.parametrize("style", STEERING_STYLES)
-def test_rule_forces_sum_to_the_applied_acceleration(style: str) -> None:
-    sp = Species("fish", steering=style, max_force=120.0)
+def _steered_school(sp: Species) -> Flock:
+    """A school of 200 of `sp` in a 300 px torus after one step's neighbour and steering
+    stages (the accelerations they applied are in the store)."""
     flock = install(FlockConfig(width=300, height=300, seed=2, boundary="wrap"), [sp])
     flock.scatter("fish", 200, centre=(150, 150), radius=60)
     for system in (NeighbourSystem, SteeringSystem):
         stage = esper.get_processor(system)
         assert stage is not None
         stage.process(1 / 60)
+    return flock
+
+
+@pytest.mark.parametrize("style", STEERING_STYLES)
+def test_rule_forces_sum_to_the_applied_acceleration(style: str) -> None:
+    sp = Species("fish", steering=style, max_force=120.0)
+    flock = _steered_school(sp)
     cells, table = flock.step_state.cells, flock.species
     for slot in range(0, 200, 7):
         store = flock.store
@@ -53,12 +60,7 @@ def _applied_accelerations(style: str, cap: str) -> FloatArray:
     """The accelerations steering applies to a school of 200 (max_force 40) in one step;
     checks that, with a `rules` cap, each is the plain sum of its terms."""
     sp = Species("fish", steering=style, max_force=40.0, force_cap=cap)
-    flock = install(FlockConfig(width=300, height=300, seed=2, boundary="wrap"), [sp])
-    flock.scatter("fish", 200, centre=(150, 150), radius=60)
-    for system in (NeighbourSystem, SteeringSystem):
-        stage = esper.get_processor(system)
-        assert stage is not None
-        stage.process(1 / 60)
+    flock = _steered_school(sp)
     cells, table, store = flock.step_state.cells, flock.species, flock.store
     for slot in range(0, 200, 7):
         terms = rule_forces(
