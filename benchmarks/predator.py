@@ -90,10 +90,10 @@ def _gathered(pos: FloatArray) -> bool:
 
 def predator_pass(
     seed: int, fish: int = 150, speed: float = 150.0, settle: float = 20.0, after: float = 20.0,
-    burst: float | None = None, watch: Watch | None = None,
+    burst: float | None = None, watch: Watch | None = None, linger: float = 0.0,
 ) -> Pass:  # fmt: skip
     """Run one pass and measure it (`burst`: another burst factor for the fish; `watch`:
-    called every step, for pictures)."""
+    called every step, for pictures, and for `linger` s more once the school is one again)."""
     species = preset("school").species(FISH)
     if burst is not None:
         species = replace(species, burst_factor=burst)
@@ -160,6 +160,10 @@ def predator_pass(
             if k % 6 == 0 and _gathered(flock.positions):
                 rejoin = (k + 1) * DT
                 break
+        if watch is not None:
+            for k in range(round(linger / DT)):
+                flock.step()
+                watch(t + rejoin + (k + 1) * DT, flock.positions, flock.velocities, None)
         return Pass(
             cruise, peak, species.max_speed * species.burst_factor, float(burst_fish.mean()),
             spread_before, spread_peak,

@@ -285,6 +285,20 @@ class Species:
     chase_weight: float = param(2.0, "×", "weight of chasing prey (species it chases)")
     catch_radius: float = param(8.0, "px", "a hunting boid catches prey closer than this", low=0.0)
     catch_cooldown: float = param(1.5, "s", "a hunter rests this long after a catch", low=0.0)
+    rejoin_weight: float = param(
+        0.0,
+        "×",
+        "a calm boid steers towards other schools of its species it sees (see rejoin_radius)",
+        low=0.0,
+        note="0: none",
+    )
+    rejoin_radius: float = param(
+        1000.0,
+        "px",
+        "how far it sees other schools of its species, not smaller than a third of its own "
+        "(fish within twice the separation radius of each other, chained, are one school)",
+        low=0.0,
+    )
     wander_weight: float = param(0.0, "×", "weight of smooth random wandering", note="0: none")
     wander_rate: float = param(1.5, "rad/s", "how fast the wander direction changes", low=0.0)
     heading_noise: float = param(

@@ -10,8 +10,8 @@ from the same runs the benchmarks measure (seeded: the same picture every time):
 - behaviour_phases.png: the phase diagram of Couzin's zones (benchmarks/zones.py), and
   behaviour_phases_sheet.png: one group of each phase at the end of its run.
 - behaviour_predator.png: a predator passing through a school (benchmarks/predator.py, seed
-  1): the fish coloured by speed (a burst is brighter), the predator's track, and the fastest
-  fish and the predator's nearest fish over time.
+  1): the fish coloured by speed (a burst is brighter), the predator's track, the school one
+  again 3 s after it rejoined, and the fastest fish and the predator's nearest fish over time.
 
 ``--only NAME ...`` makes some of them (mill, reef, phases, sheet, predator).
 """
@@ -218,7 +218,7 @@ def predator_picture() -> None:
         if round(t / predator.DT) % 30 == 0:
             frames.append((t, pos.copy(), vel.copy(), None if shark is None else shark.copy()))
 
-    result = predator.predator_pass(1, after=10.0, watch=watch)
+    result = predator.predator_pass(1, after=10.0, watch=watch, linger=3.0)
     data = np.array(series)
     contact = int(np.nanargmin(data[:, 2]))
     picks = [0, contact - 30, contact, contact + 30, contact + 90, len(series) - 1]
@@ -235,6 +235,8 @@ def predator_picture() -> None:
             ax.plot(*at, marker="o", color="tab:red", ms=7)
             ax.add_patch(patches.Circle(at, 120.0, fill=False, color="tab:red", lw=0.6))
         gone = "" if shark is not None else ", the predator gone"
+        if k == len(picks) - 1:
+            gone = f", one school again ({result.rejoin:.0f} s after it left, 3 s ago)"
         frame_axes(ax, 2 * half, 2 * half, f"{t:.1f} s{gone}")
     ax = fig.add_subplot(3, 1, 3)
     ax.plot(data[:, 0], data[:, 1], color="tab:orange", label="fastest fish, px/s")
@@ -249,7 +251,7 @@ def predator_picture() -> None:
     fig.suptitle(f"A predator (red, fear radius circled) swims through a school at 150 px/s "
                  f"(seed 1; fish coloured by speed): the fastest fish {result.peak:.0f} px/s, "
                  f"{result.burst_share:.0%} burst; every one of {result.lane_fish} fish in "
-                 "its way went round it", fontsize=9)  # fmt: skip
+                 "its way went round it; the halves rejoin", fontsize=9)  # fmt: skip
     fig.tight_layout()
     fig.savefig(OUT / "behaviour_predator.png", dpi=90)
     plt.close(fig)

@@ -8,7 +8,8 @@ live gives the same species whichever preset came before; the game's own fields 
 fear, obstacles) are left alone.
 
 - ``school``: one aligned group that travels. Strong alignment over a wide view, soft
-  separation, and a smooth wander that gives each fish a heading of its own for a while.
+  separation, and a smooth wander that gives each fish a heading of its own for a while;
+  parts of it that a predator split draw each other back (rejoining).
 - ``mill``: one ring of fish circling an empty core, all the same way round. Constant speed,
   a steady pull to the centre of the fish in view (the ring's radius is speed /
   cohesion_weight = 100 px), alignment only with the fish within 50 px, a blind angle behind
@@ -55,6 +56,8 @@ FLOCKING_FIELDS = (
     "min_speed",
     "max_speed",
     "max_force",
+    "force_cap",
+    "acceleration",
     "max_turn_rate",
     "max_neighbours",
     "separation_falloff",
@@ -65,6 +68,8 @@ FLOCKING_FIELDS = (
     "cohere_turn",
     "wander_weight",
     "wander_rate",
+    "rejoin_weight",
+    "rejoin_radius",
     "cruise_speed",
     "cruise_rate",
     "heading_noise",
@@ -140,6 +145,9 @@ PRESETS: dict[str, Preset] = {
             # lattice (polarization 0.99-1.00). A field of view of 330° (not 300°): a
             # neighbour slipping in and out of the blind angle jolted the turn too. A cruise
             # between the speed limits: without it 80 % of a calm school swam at a limit.
+            # Rejoining: halves that a predator split, 400 px apart and out of each other's
+            # 120 px perception, swam apart for good; drawn to each other they are one
+            # school again within 4-6 s (benchmarks/predator.py).
             # Measured: see the module docstring (benchmarks/natural.py).
             steering="accumulate",
             perception_radius=120.0,
@@ -154,6 +162,8 @@ PRESETS: dict[str, Preset] = {
             cruise_rate=2.0,
             wander_weight=2.5,
             wander_rate=0.5,
+            rejoin_weight=0.35,
+            rejoin_radius=1000.0,
         ),
         _preset(
             "mill",

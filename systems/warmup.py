@@ -142,7 +142,9 @@ def _tasks() -> Iterator[tuple[str, float, Callable[[], None]]]:
         config = FlockConfig(width=200, height=200, boundary=boundary, update=update)
         # The hunters catch nothing (catch radius 0), so that no row changes before the
         # explanations in `_measure`; the kernels are the same whatever the radius.
-        flock = install(config, [Species("a"), Species("b", catch_radius=0.0)], world=world)
+        # Species a rejoins its schools (the seeking stage's `rejoin.py`).
+        species = [Species("a", rejoin_weight=0.5), Species("b", catch_radius=0.0)]
+        flock = install(config, species, world=world)
         try:
             _populate(flock)
             for system, _ in STAGES:

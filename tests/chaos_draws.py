@@ -40,9 +40,23 @@ Points = npt.NDArray[np.float64]
 
 # --- scenes -------------------------------------------------------------------------------
 # Valid range of each number field of Species (see components/species.py), by kind.
-LENGTHS = ("follow_distance", "leader_clearance", "food_range", "fear_radius", "catch_radius")
+LENGTHS = (
+    "follow_distance",
+    "leader_clearance",
+    "food_range",
+    "fear_radius",
+    "catch_radius",
+    "rejoin_radius",
+)
 POSITIVE = ("look_ahead", "leader_range", "alarm_speed")
-RATES = ("catch_cooldown", "wander_rate", "cruise_rate", "burst_time", "heading_noise")
+RATES = (
+    "catch_cooldown",
+    "wander_rate",
+    "cruise_rate",
+    "burst_time",
+    "heading_noise",
+    "rejoin_weight",
+)
 WEIGHTS = (
     "separation_weight",
     "alignment_weight",

@@ -1,7 +1,5 @@
 """Checks and helpers shared by the measures: points, torus sizes, grids."""
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 
@@ -53,10 +51,3 @@ def as_wrap_size(owner: str, wrap_size: object) -> tuple[float, float] | None:
     if not (0.0 < width <= LARGEST and 0.0 < height <= LARGEST):
         check.fail(owner, "wrap_size", wrap_size, f"must be positive, at most {LARGEST:g}")
     return width, height
-
-
-def span(pos: FloatArray, size: tuple[float, float] | None) -> float:
-    """A distance that no two of the boids are apart by more than (the short way round)."""
-    if size is not None:
-        return 0.5 * math.hypot(*size)
-    return math.hypot(float(np.ptp(pos[:, 0])), float(np.ptp(pos[:, 1])))

@@ -15,6 +15,7 @@ from shoal.systems.core.species_table import (
     P_FOOD_RANGE,
     P_FOOD_WEIGHT,
     P_LEADER_WEIGHT,
+    P_REJOIN_WEIGHT,
     P_WANDER_RATE,
     P_WANDER_WEIGHT,
 )
@@ -24,6 +25,7 @@ from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.navigation import Navigator, navigator
 from shoal.systems.seeking.kernel import Agents, seek_agents
 from shoal.systems.seeking.pursuit_kernel import pursue_prey
+from shoal.systems.seeking.rejoin import add_rejoining
 
 # The wander angle is pulled back towards straight ahead with this time constant (s), so it
 # drifts round the heading instead of walking off.
@@ -37,7 +39,7 @@ _WANDER_DRIFT_MEMORY = 0.5
 
 class SeekingSystem(FlockProcessor):
     """Stage 3: leader following, food and attractor seeking, fleeing predators, hunting prey,
-    wander.
+    rejoining the schools of its species (`rejoin.py`), wander.
 
     Adds to the accelerations the steering stage wrote. Fires `LEADER_LOST` when a leader
     entity is deleted or loses its `Leader` component.
@@ -65,6 +67,12 @@ class SeekingSystem(FlockProcessor):
         self.predators = gather(Predator, table)
         self.prey = gather(Prey, table)
         n = len(store)
+        if n and self._rejoins():
+            add_rejoining(
+                store.positions - np.asarray(config.origin), store.species, table.params,
+                store.alarm <= 0.0, (config.wraps, config.width, config.height),
+                store.accelerations,
+            )  # fmt: skip
         if n == 0 or not (self._any_agents() or self._wanders()):
             return
         self._drift_wander(step.dt)
@@ -141,6 +149,9 @@ class SeekingSystem(FlockProcessor):
             self.leaders, self.food, self.attractors, self.predators, self.prey,
         )  # fmt: skip
         return any(len(kind) for kind in kinds)
+
+    def _rejoins(self) -> bool:
+        return bool(np.any(self.flock.species.params[:, P_REJOIN_WEIGHT] > 0))
 
     def _wanders(self) -> bool:
         return bool(np.any(self.flock.species.params[:, P_WANDER_WEIGHT] > 0))
