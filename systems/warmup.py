@@ -3,11 +3,18 @@ and `prepare()` (the same on a background thread, for a loading screen that keep
 
 A package built by pip carries its compiled kernels (setup.py), so on a normal install this
 only loads them (well under a second). Where the cache is missing or stale (an editable
-install, a wheel built on another machine, a numba upgrade), the kernels compile: about
-20 s on a 2-core machine.
+install, a wheel built on another machine, a numba upgrade), the kernels compile: 20 s to
+two minutes on a 2-core machine. `prepare()` then compiles them in a child process, into
+the same cache, and only loads them itself: numba's compiler holds the interpreter's lock
+for a second at a time, and compiled on the game's own thread it stalled the loading
+screen's frames for as long (1.15 s measured).
 """
 
+import contextlib
 import functools
+import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -33,11 +40,13 @@ from shoal.components import arguments as check
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.ecs import in_world
 from shoal.systems.core.flock import Flock
+from shoal.systems.core.kernel_cache import cached
 from shoal.systems.install import STAGES, install
 from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
 from shoal.systems.obstacles.navigation import navigator
 from shoal.systems.steering.explain import rule_terms
+from shoal.systems.steering.kernel import steer
 
 Progress = Callable[[float, str], None]
 """Called with the share of the work done (0 to 1) and what is being prepared next."""
@@ -107,8 +116,13 @@ class Preparation:
         return self._finished.wait(timeout)
 
     def _run(self) -> None:
+        start = time.perf_counter()
         try:
-            self.seconds = warm_up(self._progress)
+            # The steering kernel stands for all: every kernel's cache is stamped with one
+            # hash of all their sources, and warm_up compiles them all.
+            compiled = 0.0 if cached(steer) else self._compile_in_child()
+            warm_up(lambda done, label: self._progress(compiled + (1 - compiled) * done, label))
+            self.seconds = time.perf_counter() - start
         except BaseException as error:  # reported through `error`, never lost in a thread
             self.error = error
         finally:
@@ -117,15 +131,46 @@ class Preparation:
     def _progress(self, fraction: float, label: str) -> None:
         self.fraction, self.label = fraction, label
 
+    def _compile_in_child(self) -> float:
+        """Compile the kernels into the cache in a child process, reporting its progress;
+        return the share of the bar it took (0: it could not run; then `warm_up` compiles
+        here what is missing)."""
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        command = [sys.executable, "-c", "from shoal.systems.warmup import report; report()"]
+        try:
+            child = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+            )
+        except OSError:
+            return 0.0
+        with child:
+            assert child.stdout is not None  # piped
+            for line in child.stdout:  # reading waits without holding the interpreter's lock
+                done, _, label = line.rstrip("\n").partition("\t")
+                with contextlib.suppress(ValueError):  # a line that is not a report
+                    self._progress(_COMPILED_SHARE * float(done), label)
+        return _COMPILED_SHARE if child.returncode == 0 else 0.0
+
+
+_COMPILED_SHARE = 0.95
+"""The share of the loading bar for compiling in the child (loading them after: the rest)."""
+
+
+def report() -> None:
+    """`warm_up`, printing its progress on stdout (`done` TAB `label` lines): the child
+    process of `Preparation`."""
+    warm_up(lambda done, label: print(f"{done:.4f}\t{label}", flush=True))
+
 
 def prepare() -> Preparation:
     """Start `warm_up` on a background thread and return at once.
 
-    numba compiles mostly in native code that lets the calling thread's game loop run, so
-    a loading screen keeps drawing while it works. Do not step a flock before `done`: its
-    first step would wait for the compiler. An esper world of its own is used, so the
-    host's current world is untouched, but the host should not switch esper worlds until
-    `done` (esper's current world is one global).
+    Where the kernels are not in the cache yet they compile in a child process (see the
+    module's docstring), so a loading screen keeps drawing while it works; the thread then
+    loads them. Do not step a flock before `done`: its first step would wait for the
+    compiler. An esper world of its own is used, so the host's current world is untouched,
+    but the host should not switch esper worlds until `done` (esper's current world is one
+    global).
     """
     preparation = Preparation()
     threading.Thread(target=preparation._run, name="shoal-prepare", daemon=True).start()

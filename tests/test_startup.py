@@ -1,9 +1,12 @@
 """Startup: kernels are prepared with progress, on a background thread if asked, into a cache
 that goes stale when any kernel source changes; the game's loading screen keeps drawing."""
 
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import arcade
 import esper
@@ -11,7 +14,7 @@ import pytest
 from numba.core import caching
 
 from shoal.game.loading import LoadingView
-from shoal.systems import Preparation, prepare, warm_up
+from shoal.systems import Preparation, prepare, warm_up, warmup
 from shoal.systems.core import kernel_cache
 from shoal.systems.steering.kernel import steer
 
@@ -136,3 +139,50 @@ def test_loading_screen_measures_its_longest_frame(window: arcade.Window) -> Non
     time.sleep(0.05)
     view.on_draw()
     assert 0.05 <= view.longest_gap < 5.0
+
+
+def _reports(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, str]]:
+    """Every progress report of the next `prepare()`, in order."""
+    seen: list[tuple[float, str]] = []
+    monkeypatch.setattr(
+        Preparation, "_progress", lambda self, done, label: seen.append((done, label))
+    )
+    return seen
+
+
+def test_prepare_compiles_a_cold_cache_in_a_child_process(
+    monkeypatch: pytest.MonkeyPatch, fresh_world: str
+) -> None:
+    # Compiled on the game's thread, numba held the interpreter's lock for up to 1.15 s at a
+    # time (the loading screen's longest frame); in a child it cannot.
+    started: list[list[str]] = []
+    real = subprocess.Popen
+
+    def spy(command: list[str], **kwargs: Any) -> Any:
+        started.append(command)
+        return real(command, **kwargs)
+
+    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    seen = _reports(monkeypatch)
+    preparation = prepare()
+    assert preparation.wait(300.0) and preparation.error is None
+    assert started and started[0][0] == sys.executable
+    child = [done for done, label in seen if done < warmup._COMPILED_SHARE]
+    assert child and max(child) > 0.9 * warmup._COMPILED_SHARE  # the child's own reports
+    assert (warmup._COMPILED_SHARE, "neighbours") in seen  # then loaded here, from the cache
+    assert seen[-1] == (1.0, "ready") and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_prepare_compiles_on_its_thread_where_no_child_can_start(
+    monkeypatch: pytest.MonkeyPatch, fresh_world: str
+) -> None:
+    def refuse(command: list[str], **kwargs: Any) -> Any:
+        raise OSError("no processes left")
+
+    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    seen = _reports(monkeypatch)
+    preparation = prepare()
+    assert preparation.wait(300.0) and preparation.error is None
+    assert seen[0] == (0.0, "neighbours") and seen[-1] == (1.0, "ready")

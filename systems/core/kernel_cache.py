@@ -94,3 +94,12 @@ def _register() -> None:
 
 
 _register()
+
+
+def cached(dispatcher: Any) -> bool:
+    """Whether numba's cache holds a compiled version of the kernel `dispatcher` for the
+    sources as they are now (a stale or missing entry: False)."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # numba's private layout changed: as if nothing were cached
+        return False
