@@ -133,10 +133,10 @@ class Preparation:
 
     def _compile_in_child(self) -> float:
         """Compile the kernels into the cache in a child process, reporting its progress;
-        return the share of the bar it took (0: it could not run; then `warm_up` compiles
-        here what is missing)."""
+        return the share of the bar it took (where it could not run or stopped: as far as it
+        got, and `warm_up` compiles here what is missing)."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        command = [sys.executable, "-c", "from shoal.systems.warmup import report; report()"]
+        command = [sys.executable, "-c", "from shoal.systems.warmup import _report; _report()"]
         try:
             child = subprocess.Popen(
                 command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
@@ -149,14 +149,14 @@ class Preparation:
                 done, _, label = line.rstrip("\n").partition("\t")
                 with contextlib.suppress(ValueError):  # a line that is not a report
                     self._progress(_COMPILED_SHARE * float(done), label)
-        return _COMPILED_SHARE if child.returncode == 0 else 0.0
+        return _COMPILED_SHARE if child.returncode == 0 else self.fraction
 
 
 _COMPILED_SHARE = 0.95
 """The share of the loading bar for compiling in the child (loading them after: the rest)."""
 
 
-def report() -> None:
+def _report() -> None:
     """`warm_up`, printing its progress on stdout (`done` TAB `label` lines): the child
     process of `Preparation`."""
     warm_up(lambda done, label: print(f"{done:.4f}\t{label}", flush=True))

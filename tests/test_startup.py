@@ -144,9 +144,12 @@ def test_loading_screen_measures_its_longest_frame(window: arcade.Window) -> Non
 def _reports(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, str]]:
     """Every progress report of the next `prepare()`, in order."""
     seen: list[tuple[float, str]] = []
-    monkeypatch.setattr(
-        Preparation, "_progress", lambda self, done, label: seen.append((done, label))
-    )
+
+    def record(self: Preparation, done: float, label: str) -> None:
+        seen.append((done, label))
+        self.fraction, self.label = done, label
+
+    monkeypatch.setattr(Preparation, "_progress", record)
     return seen
 
 
@@ -186,3 +189,22 @@ def test_prepare_compiles_on_its_thread_where_no_child_can_start(
     preparation = prepare()
     assert preparation.wait(300.0) and preparation.error is None
     assert seen[0] == (0.0, "neighbours") and seen[-1] == (1.0, "ready")
+
+
+def test_a_child_that_stops_leaves_the_rest_to_the_thread_and_the_bar_never_goes_back(
+    monkeypatch: pytest.MonkeyPatch, fresh_world: str
+) -> None:
+    real = subprocess.Popen
+    stops = [sys.executable, "-c", "print('0.5\\tsteering', flush=True); raise SystemExit(1)"]
+
+    def failing(command: list[str], **kwargs: Any) -> Any:
+        return real(stops, **kwargs)
+
+    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(subprocess, "Popen", failing)
+    seen = _reports(monkeypatch)
+    preparation = prepare()
+    assert preparation.wait(300.0) and preparation.error is None
+    half = 0.5 * warmup._COMPILED_SHARE
+    assert seen[:2] == [(half, "steering"), (half, "neighbours")]  # the thread goes on from there
+    assert seen[-1] == (1.0, "ready") and [d for d, _ in seen] == sorted(d for d, _ in seen)
