@@ -27,9 +27,11 @@ MEASURES = ("spacing", "speed", "polarization")
 Measures = dict[str, float]
 
 
-def measures(positions: np.ndarray, velocities: np.ndarray, wrap: Any) -> Measures:
-    """Mean over the sampled frames of each measure."""
-    picked = range(len(positions) - TAIL, len(positions), 10)
+def measures(
+    positions: np.ndarray, velocities: np.ndarray, wrap: Any, tail: int = TAIL
+) -> Measures:
+    """Mean of each measure over every tenth of the last `tail` frames."""
+    picked = range(len(positions) - tail, len(positions), 10)
     rows = [
         (mean_nn_distance(positions[k], wrap), float(np.linalg.norm(velocities[k], axis=1).mean()),
          polarization(velocities[k]))
@@ -50,13 +52,14 @@ PORTS: dict[str, Callable[[int], sources.Run]] = {
 PORT_WRAP = {"netlogo": (71 * 8.0, 71 * 8.0)}
 
 
-def port(name: str, seed: int) -> Measures:
+def port(name: str, seed: int, tail: int = TAIL) -> Measures:
     run = PORTS[name](seed)
-    return measures(run.positions, run.velocities, PORT_WRAP.get(name))
+    return measures(run.positions, run.velocities, PORT_WRAP.get(name), tail)
 
 
-def recipe(name: str, seed: int) -> tuple[Measures, float]:
-    """The recipe's measures, and (003) the least distance of a boid to the prey."""
+def recipe(name: str, seed: int, tail: int = TAIL) -> tuple[Measures, float]:
+    """The recipe's measures (over the last `tail` frames), and (003) the least distance of
+    a boid to the prey."""
     setup: Setup = RECIPES[name](seed=seed).install()
     flock = setup.flock
     config = flock.config
@@ -81,7 +84,7 @@ def recipe(name: str, seed: int) -> tuple[Measures, float]:
                 )
     finally:
         esper.delete_world(flock.world)
-    return measures(positions, velocities, wrap), nearest
+    return measures(positions, velocities, wrap, tail), nearest
 
 
 def main() -> None:

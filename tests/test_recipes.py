@@ -50,20 +50,24 @@ def test_a_recipe_refuses_a_bad_size(name: str, field: str, value: object) -> No
         RECIPES[name](**{field: value})
 
 
-# What the recipes do not match yet (measured with recipe_compare.py, seed 0, 20 s): 000's
-# polarization (0.34 against the port's 0.19: both a loose swarm); 002's spacing (13.6
-# against 4.8 px) and speed (60 against 120 px/s): the recipe's leader settles the flock
-# where the post's all pile onto the leader at top speed; 003's polarization (0.17 against
-# 0.25; over seeds 0-5, 0.16 against 0.23, lower in every seed): shoal's attractor slows a
-# boid as it arrives at the dead radius, the post's pulls at full strength up to it. 003's
-# spacing and speed match since its acceleration is kept from frame to frame and its rules'
-# sum is not capped, as in the post (78 against 74 px, 559 against 576 px/s).
+# What the recipes do not match yet (measured with recipe_compare.py, seed 0, 20 s): 002's
+# spacing (13.6 against 4.8 px) and speed (60 against 120 px/s): the recipe's leader settles
+# the flock where the post's all pile onto the leader at top speed; 003's polarization (0.17
+# against 0.25; over seeds 0-5, 0.16 against 0.23, lower in every seed): shoal's attractor
+# slows a boid as it arrives at the dead radius, the post's pulls at full strength up to it.
+# 003's spacing and speed match since its acceleration is kept from frame to frame and its
+# rules' sum is not capped, as in the post (78 against 74 px, 559 against 576 px/s).
 NOT_YET = {
-    ("virtual_walls", "polarization"),
     ("leader", "spacing"),
     ("leader", "speed"),
     ("prey", "polarization"),
 }
+
+# A loose swarm's polarization varies from seed to seed far beyond 15 % (000 over seeds
+# 0-9: 0.11-0.40, its port's 0.11-0.33; at seed 0 alone 0.25 against 0.17): it is compared
+# as the mean over these seeds of the last 10 s (measured: 0.211 against the port's 0.190).
+SWARM_SEEDS = {"virtual_walls": range(10)}
+SWARM_TAIL = 600
 
 
 def cases() -> list[object]:
@@ -86,14 +90,25 @@ def measured(name: str) -> tuple[recipe_compare.Measures, recipe_compare.Measure
     return _measured[name]
 
 
+def swarm_polarization(name: str) -> tuple[float, float]:
+    """The recipe's and the port's polarization, means over `SWARM_SEEDS`."""
+    seeds = SWARM_SEEDS[name]
+    ours = [recipe_compare.recipe(name, s, SWARM_TAIL)[0]["polarization"] for s in seeds]
+    theirs = [recipe_compare.port(name, s, SWARM_TAIL)["polarization"] for s in seeds]
+    return sum(ours) / len(ours), sum(theirs) / len(theirs)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "measure"), cases())
 def test_a_recipe_matches_its_post(name: str, measure: str) -> None:
-    ours, theirs, _ = measured(name)
-    assert abs(ours[measure] - theirs[measure]) <= TOLERANCE * abs(theirs[measure]), (
-        ours,
-        theirs,
-    )
+    if measure == "polarization" and name in SWARM_SEEDS:
+        ours, theirs = swarm_polarization(name)
+        assert abs(ours - theirs) <= TOLERANCE * theirs, (ours, theirs)
+        return
+    measures, port_measures, _ = measured(name)
+    assert abs(measures[measure] - port_measures[measure]) <= TOLERANCE * abs(
+        port_measures[measure]
+    ), (measures, port_measures)
 
 
 @pytest.mark.slow
