@@ -141,6 +141,17 @@ def test_loading_screen_measures_its_longest_frame(window: arcade.Window) -> Non
     assert 0.05 <= view.longest_gap < 5.0
 
 
+def _prepare_cold(monkeypatch: pytest.MonkeyPatch, popen: Any) -> list[tuple[float, str]]:
+    """Every progress report of a `prepare()` that finds the cache cold and starts its child
+    process with `popen` (in place of `subprocess.Popen`); it must end without an error."""
+    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    seen = _reports(monkeypatch)
+    preparation = prepare()
+    assert preparation.wait(300.0) and preparation.error is None
+    return seen
+
+
 def _reports(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, str]]:
     """Every progress report of the next `prepare()`, in order."""
     seen: list[tuple[float, str]] = []
@@ -165,11 +176,7 @@ def test_prepare_compiles_a_cold_cache_in_a_child_process(
         started.append(command)
         return real(command, **kwargs)
 
-    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
-    monkeypatch.setattr(subprocess, "Popen", spy)
-    seen = _reports(monkeypatch)
-    preparation = prepare()
-    assert preparation.wait(300.0) and preparation.error is None
+    seen = _prepare_cold(monkeypatch, spy)
     assert started and started[0][0] == sys.executable
     child = [done for done, label in seen if done < warmup._COMPILED_SHARE]
     assert child and max(child) > 0.9 * warmup._COMPILED_SHARE  # the child's own reports
@@ -183,11 +190,7 @@ def test_prepare_compiles_on_its_thread_where_no_child_can_start(
     def refuse(command: list[str], **kwargs: Any) -> Any:
         raise OSError("no processes left")
 
-    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
-    monkeypatch.setattr(subprocess, "Popen", refuse)
-    seen = _reports(monkeypatch)
-    preparation = prepare()
-    assert preparation.wait(300.0) and preparation.error is None
+    seen = _prepare_cold(monkeypatch, refuse)
     assert seen[0] == (0.0, "neighbours") and seen[-1] == (1.0, "ready")
 
 
@@ -200,11 +203,7 @@ def test_a_child_that_stops_leaves_the_rest_to_the_thread_and_the_bar_never_goes
     def failing(command: list[str], **kwargs: Any) -> Any:
         return real(stops, **kwargs)
 
-    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
-    monkeypatch.setattr(subprocess, "Popen", failing)
-    seen = _reports(monkeypatch)
-    preparation = prepare()
-    assert preparation.wait(300.0) and preparation.error is None
+    seen = _prepare_cold(monkeypatch, failing)
     half = 0.5 * warmup._COMPILED_SHARE
     assert seen[:2] == [(half, "steering"), (half, "neighbours")]  # the thread goes on from there
     assert seen[-1] == (1.0, "ready") and [d for d, _ in seen] == sorted(d for d, _ in seen)
