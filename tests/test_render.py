@@ -23,6 +23,7 @@ from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
 from shoal.systems.core.ecs import in_world
 from shoal.systems.render import RenderSystem, fixed_fraction
 from shoal.systems.render.headings import (
+    MAX_LAG,
     blend_factors,
     heading_degrees,
     lerp_angles,
@@ -134,6 +135,14 @@ def test_heading_filter_holds_still_boids_and_uses_the_time_constant() -> None:
         np.array([90.0, 90.0]), heading_degrees(velocities), factors, still(velocities)
     )
     np.testing.assert_allclose(new, [90.0, 90.0 * math.exp(-1.0)])
+
+
+def test_a_sudden_swerve_is_drawn_as_a_quick_turn_never_sideways() -> None:
+    """However slow the filter, the drawn heading ends a step within MAX_LAG of the
+    velocity's (a fish turned along a rock in one step is not drawn sliding sideways)."""
+    drawn, target = np.array([0.0, 0.0, 0.0]), np.array([170.0, -120.0, 30.0])
+    new = smooth_headings(drawn, target, np.full(3, 0.01))
+    np.testing.assert_allclose(new, [170.0 - MAX_LAG, -120.0 + MAX_LAG, 0.3], atol=1e-9)
 
 
 def test_lerp_positions_crosses_a_torus_edge_the_short_way() -> None:

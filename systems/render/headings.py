@@ -12,6 +12,11 @@ import numpy.typing as npt
 
 from shoal.systems.core.store import FloatArray
 
+MAX_LAG = 75.0
+"""Degrees: however sudden a boid's swerve (turned along a rock it was pushed out of, a flash
+expansion), its drawn heading is never further than this behind its velocity's: it is drawn
+making a quick turn, never sliding sideways or backwards. A fish turning at its full rate is
+drawn ~25° behind (`DEFAULT_HEADING_SMOOTHING`), so only swerves reach this."""
 STILL_SPEED = 1e-6
 """Speeds below this (px/s) have no heading: such boids keep their drawn angle (atan2(0, 0)
 would snap them to +x)."""
@@ -65,7 +70,8 @@ def smooth_headings(
     factors: FloatArray,
     hold: npt.NDArray[np.bool_] | None = None,
 ) -> FloatArray:
-    """Turn each drawn angle a share of the way to its target (one fixed step).
+    """Turn each drawn angle a share of the way to its target (one fixed step), and at
+    least to within `MAX_LAG` of it.
 
     Args:
         drawn: current drawn angles (degrees, any range).
@@ -77,7 +83,9 @@ def smooth_headings(
         New drawn angles in [-180, 180].
     """
     turn = turn_between(drawn, targets)
-    turn *= factors
+    lag = turn * (1.0 - factors)
+    np.clip(lag, -MAX_LAG, MAX_LAG, out=lag)
+    turn -= lag
     if hold is not None:
         turn[hold] = 0.0
     turn += drawn
