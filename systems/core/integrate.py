@@ -29,6 +29,7 @@ from shoal.systems.core.species_table import (
     P_WALLS,
     WALLS_PUSH,
     WALLS_TURN,
+    any_positive,
 )
 from shoal.systems.core.store import FloatArray, IntArray
 
@@ -51,7 +52,7 @@ def draw_noise(
 ) -> FloatArray:
     """Each boid's random turn for a step of `dt` s (radians: heading_noise × √dt × a normal
     draw); an empty array when no species has heading noise (nothing is drawn)."""
-    if not len(params) or not params[:, P_HEADING_NOISE].max() > 0.0:
+    if not any_positive(params, P_HEADING_NOISE):
         return np.zeros(0)
     sigma = params[species, P_HEADING_NOISE]
     if not np.any(sigma > 0.0):  # only species with no boids have noise

@@ -102,6 +102,15 @@ RELATION_FLEE = RELATIONS.index("flee")
 RELATION_CHASE = RELATIONS.index("chase")
 
 
+def any_positive(params: npt.NDArray[np.float64], column: int) -> bool:
+    """Whether some species' parameter `column` of `params` is > 0.
+
+    Stages ask this every step to skip work no species wants; for a table of a few rows a
+    Python max is several times cheaper than a numpy reduction (~0.5 against ~4 µs).
+    """
+    return max(params[:, column].tolist(), default=0.0) > 0.0
+
+
 def pack(species: Species) -> npt.NDArray[np.float64]:
     """One species as a row of the parameter matrix (each parameter's declared `pack`)."""
     return np.array(

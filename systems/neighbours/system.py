@@ -47,5 +47,7 @@ class NeighbourSystem(FlockProcessor):
         table, store = self.flock.species, self.flock.store
         if len(store) == 0:
             return table.max_perception
+        if len(table) == 1:
+            return float(table.params[0, P_PERCEPTION])
         counts = np.bincount(store.species, minlength=len(table))
         return float(table.params[int(np.argmax(counts)), P_PERCEPTION])

@@ -18,6 +18,7 @@ from shoal.systems.core.species_table import (
     P_REJOIN_WEIGHT,
     P_WANDER_RATE,
     P_WANDER_WEIGHT,
+    any_positive,
 )
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
@@ -151,10 +152,10 @@ class SeekingSystem(FlockProcessor):
         return any(len(kind) for kind in kinds)
 
     def _rejoins(self) -> bool:
-        return bool(np.any(self.flock.species.params[:, P_REJOIN_WEIGHT] > 0))
+        return any_positive(self.flock.species.params, P_REJOIN_WEIGHT)
 
     def _wanders(self) -> bool:
-        return bool(np.any(self.flock.species.params[:, P_WANDER_WEIGHT] > 0))
+        return any_positive(self.flock.species.params, P_WANDER_WEIGHT)
 
     def _drift_wander(self, dt: float) -> None:
         """Move each wandering boid's wander angle: a smooth, seeded random drift."""
