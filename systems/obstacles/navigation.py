@@ -214,13 +214,8 @@ class Navigator:
             entry = self._entries[key] = _Entry(slot, self._now(), False)
         if until is not None:
             needs = np.union1d(entry.until, needs)
-        entry.until, entry.used, entry.built, entry.x, entry.y = (
-            needs,
-            self._now(),
-            self._now(),
-            x,
-            y,
-        )
+        entry.until, entry.used = needs, self._now()
+        entry.built, entry.x, entry.y = entry.used, x, y  # what `_near_entry` reads
         stop = needs if until is not None else np.zeros(0, np.int64)
         entry.complete = build_seek(grid, self.pool[entry.slot], x, y, limit, stop)
         self.builds += 1
@@ -228,8 +223,8 @@ class Navigator:
 
     def flee_slot(self, x: float, y: float, radius: float) -> int:
         """The pool slot of the flee map of a threat at (x, y) out to `radius`; -1 if none
-        is free. A map built for a spot within `REUSE_CELLS` cells that (x, y) sees will do
-        (a threat moves on every step).
+        is free. A map built in the last `REUSE_SECONDS` for a spot within `REUSE_CELLS`
+        cells that (x, y) sees will do (a threat moves on every step).
 
         Raises:
             ValueError: x or y is not a finite number, or `radius` is not > 0.
@@ -255,8 +250,9 @@ class Navigator:
 
     def seek_slots(self, targets: FloatArray, limits: FloatArray) -> IntArray:
         """`seek_slot` of each target (row) with its limit; all -1 when not `active`. These
-        are the fields of moving agents (leaders, food, attractors): a field built for a
-        spot within `REUSE_CELLS` cells of a target that the target sees will do.
+        are the fields of moving agents (leaders, food, attractors): a field built in the
+        last `REUSE_SECONDS` for a spot within `REUSE_CELLS` cells that the target sees
+        will do.
 
         Raises:
             ValueError: `targets` is not an (n, 2) array of finite numbers, or `limits` not

@@ -13,8 +13,8 @@ import numpy.typing as npt
 from shoal.systems.core.store import FloatArray
 
 MAX_LAG = 75.0
-"""Degrees: however sudden a boid's swerve (turned along a rock it was pushed out of, a flash
-expansion), its drawn heading is never further than this behind its velocity's: it is drawn
+"""Degrees: however sudden a boid's swerve (turned along a rock it was pushed out of in one
+step), its drawn heading is never further than this behind its velocity's: it is drawn
 making a quick turn, never sliding sideways or backwards. A fish turning at its full rate is
 drawn ~25° behind (`DEFAULT_HEADING_SMOOTHING`), so only swerves reach this."""
 STILL_SPEED = 1e-6
