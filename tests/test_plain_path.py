@@ -12,7 +12,7 @@ import pytest
 from shoal.components import Species
 from shoal.systems import Flock, FlockConfig, install
 from shoal.systems.core.species_table import P_MAX_NEIGHBOURS
-from shoal.systems.core.vision import Cells, Seen, buffers
+from shoal.systems.core.vision import CELL_SAMPLE, Cells, Seen, buffers
 from shoal.systems.steering.kernel import _rule_terms, plain_terms_of
 from shoal.systems.steering.plain import plain_gather
 
@@ -92,6 +92,26 @@ def test_the_fast_path_gives_the_general_paths_terms(
     assert plain > 150, f"only {plain} of 300 boids took the fast path"
     assert worst < 1e-9, worst
     assert np.isfinite(worst)
+
+
+def test_crowded_cells_are_read_by_the_general_paths_sample() -> None:
+    # A dense school that sees far (the school preset's 120 px): its cells hold more than
+    # CELL_SAMPLE fish, which both paths read by the same evenly spaced sample.
+    species = Species("fish", perception_radius=120.0, separation_radius=20.0)
+    world = "plain-path-crowded"
+    flock = install(FlockConfig(width=600, height=480, seed=3, boundary="wrap"), [species],
+                    world=world)  # fmt: skip
+    try:
+        flock.scatter("fish", 2500)
+        for _ in range(30):
+            flock.step()
+        crowded = int(np.count_nonzero(np.diff(flock.step_state.cells.cell_start) > CELL_SAMPLE))
+        plain, _, worst = measure(flock)
+    finally:
+        esper.delete_world(world)
+    assert crowded >= 5, f"only {crowded} crowded cells"
+    assert plain > 2000, f"only {plain} of 2,500 boids took the fast path"
+    assert worst < 1e-9, worst
 
 
 def test_alarmed_flockmates_reach_a_plain_boid_as_on_the_general_path() -> None:

@@ -108,8 +108,9 @@ class Seen(NamedTuple):
     off_y: FloatArray
     off_d2: FloatArray
     # The steering's fast path, for the boids of cell plain_at[0]: how many boids its block
-    # holds (plain_at[1]), 1 if the fast path may read them (plain_at[2]) and 1 if one of
-    # them is alarmed (plain_at[3]); if it may, their positions (as the nearest images to
+    # holds (plain_at[1]), 1 if the fast path may read them (plain_at[2]), 1 if one of
+    # them is alarmed (plain_at[3]), the first slot and the stride of the copies of cell
+    # plain_at[0] itself (plain_at[4:6]); if it may, their positions (as the nearest images to
     # that cell's: no wrap needed), velocities, alarm levels and the ages of their alarms.
     plain_at: IntArray
     plain_x: FloatArray
@@ -136,7 +137,7 @@ def buffers(length: int) -> Seen:
     return Seen(
         np.empty(length, np.int64), np.empty(length), np.empty(length), np.empty(length),
         np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK), np.full(2, -1, np.int64),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(4, -1, np.int64),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(6, -1, np.int64),
         np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
         np.empty(BLOCK),
     )  # fmt: skip

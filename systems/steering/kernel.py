@@ -64,6 +64,7 @@ from shoal.systems.steering.plain import (
     PlainSums,
     block_ready,
     copy_block,
+    in_block,
     plain_boid,
     plain_gather,
     plain_species,
@@ -143,8 +144,9 @@ def steer(
                 copy_block(cell[i], s, cells, alarm_age, out)
             if block_ready(s, at, params):
                 plain, sums, heard = plain_boid(
-                    s, xs[i], ys[i], vxs[i], vys[i], params, dt, at[1], at[3] == 1, block_x,
-                    block_y, block_vx, block_vy, block_level, block_age,
+                    s, xs[i], ys[i], vxs[i], vys[i], params, dt, at[1], at[3] == 1,
+                    in_block(i, at), block_x, block_y, block_vx, block_vy, block_level,
+                    block_age,
                 )  # fmt: skip
         if plain:
             row = rows[i]

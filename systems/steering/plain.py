@@ -2,18 +2,21 @@
 copy of the boids of its cell and the 8 round it.
 
 Most boids of most flocks are plain: their search stays within their cell and the 8 round
-it, every boid there is of their own species, which they flock with, no cell is crowded
-(`vision.CELL_SAMPLE`), no cap can bite (those cells hold no more boids than the cap), no
-two stand on one spot, and they steer in the `reynolds` or `accumulate` style. Alarmed
-flockmates are allowed: where the block holds one, a second, short loop (`plain_alarm`)
-gathers the alarm that reaches the boid, as the general path would. For plain boids the
-general path (`vision.seen` writes the neighbours it sees into a list; the steering reads
-the list back and sorts each by relation) does work that cannot change the result. This
-loop instead tests every boid of the block (copied once per cell, `copy_block`) and adds up
-those seen at once, with no branch: the compiler runs it on several candidates at a time
-(SIMD). It sums in another order than the general path (`fastmath` reassociation), so a
-plain boid's sums can differ from the general path's in the last bits; the result is still
-the same for any thread count, since a boid's path and sums depend only on the step's state.
+it, every boid there is of their own species, which they flock with, no cap can bite (those
+cells hold no more boids than the cap, or no cap is set and the boid sees no more than
+`NEIGHBOUR_LIMIT`), no two stand on one spot, and they steer in the `reynolds` or
+`accumulate` style. A crowded cell (over `vision.CELL_SAMPLE` boids) is read by the same
+evenly spaced sample as the general path reads it (a far-seeing preset's 120-400 px cells
+of a dense school). Alarmed flockmates are allowed: where the block holds one, a second,
+short loop (`plain_alarm`) gathers the alarm that reaches the boid, as the general path
+would. For plain boids the general path (`vision.seen` writes the neighbours it sees into a
+list; the steering reads the list back and sorts each by relation) does work that cannot
+change the result. This loop instead tests every boid of the block (copied once per cell,
+`copy_block`) and adds up those seen at once, with no branch: the compiler runs it on
+several candidates at a time (SIMD). It sums in another order than the general path
+(`fastmath` reassociation), so a plain boid's sums can differ from the general path's in the
+last bits; the result is still the same for any thread count, since a boid's path and sums
+depend only on the step's state.
 
 The steering's boid loop runs the steps one by one (`plain_species` once a step,
 `copy_block` once a cell, `block_ready` and `plain_boid` once a boid) on arrays it read out
@@ -27,6 +30,7 @@ import math
 import numba
 import numpy as np
 
+from shoal.components.species import NEIGHBOUR_LIMIT
 from shoal.systems.core.species_table import (
     FALLOFF_LINEAR,
     FALLOFF_SOFT,
@@ -194,13 +198,16 @@ def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> Bool
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def plain_boid(
     s: int, x: float, y: float, vx: float, vy: float, params: FloatArray, dt: float,
-    m: int, alarmed: bool, xs: FloatArray, ys: FloatArray, vxs: FloatArray, vys: FloatArray,
-    levels: FloatArray, ages: FloatArray,
+    m: int, alarmed: bool, copied: bool, xs: FloatArray, ys: FloatArray, vxs: FloatArray,
+    vys: FloatArray, levels: FloatArray, ages: FloatArray,
 ) -> tuple[bool, PlainSums, AlarmSums]:  # fmt: skip
     """The sums of a boid of species s at (x, y) moving at (vx, vy) over the first m boids
     of its cell's block (`copy_block`: positions, velocities, alarm levels and ages;
-    `alarmed`: one of them is alarmed), and whether the fast path holds for it: (False,
-    zeros) where another boid stands on its very spot (the general path's push parts them).
+    `alarmed`: one of them is alarmed; `copied`: the boid itself is one of them, which it
+    is unless its cell is crowded and read by sample), and whether the fast path holds for
+    it: (False, zeros) where another boid stands on its very spot (the general path's push
+    parts them), or where it sees more flockmates than its species' cap (the general path
+    keeps the nearest).
 
     A call, not inlined: an inlined function's array arguments each count a reference up
     and down per boid (atomic operations: measured 7.1 against 10.3 ms a step at 10,000
@@ -216,7 +223,7 @@ def plain_boid(
         m, xs, ys, vxs, vys, x, y, view,
         (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION]), power, shift,
     )  # fmt: skip
-    if here > 1:
+    if here > copied or sums[0] > params[s, P_MAX_NEIGHBOURS]:
         return False, NO_SUMS, NO_ALARM
     if not alarmed:
         return True, sums, NO_ALARM
@@ -229,9 +236,18 @@ def plain_boid(
 @numba.njit(cache=True, nogil=True)
 def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
     """Whether the block copied last (`copy_block`, `at`: `Seen.plain_at`) may serve a boid
-    of species s: none of its cells is crowded or of another species, and the species'
-    cap on neighbours cannot bite."""
-    return bool(at[2] == 1 and at[1] - 1 < params[s, P_MAX_NEIGHBOURS])
+    of species s: none of its cells is of another species, and the species' cap on
+    neighbours cannot bite (a block larger than a cap that was set leaves its boids to the
+    general path at once; with no cap set, `plain_boid` checks the flockmates it counts)."""
+    cap = params[s, P_MAX_NEIGHBOURS]
+    return bool(at[2] == 1 and (at[1] - 1 < cap or cap >= NEIGHBOUR_LIMIT))
+
+
+@numba.njit(cache=True, nogil=True)
+def in_block(i: int, at: IntArray) -> bool:
+    """Whether slot i (of the block's own cell) was copied: its cell is read whole, or by a
+    sample that takes it."""
+    return bool((i - at[4]) % at[5] == 0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -254,18 +270,20 @@ def plain_gather(
         return False, NO_SUMS, NO_ALARM
     return plain_boid(
         s, cells.x[i], cells.y[i], cells.vx[i], cells.vy[i], params, dt, at[1], at[3] == 1,
-        out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age,
+        in_block(i, at), out.plain_x, out.plain_y, out.plain_vx, out.plain_vy,
+        out.plain_alarm, out.plain_age,
     )  # fmt: skip
 
 
 @numba.njit(cache=True, nogil=True)
 def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -> None:
     """Fill `out.plain_*` for the boids of cell c (species s): whether the fast path may read
-    the block (all of species s, no cell crowded: `seen` samples a crowded cell, the fast
-    path leaves it to it), how many boids it holds, whether one is alarmed and, if it may,
-    their positions, velocities and alarms. The block is copied a column of 3 cells
-    (contiguous slots) at a time; a column or row across a torus's edge is moved by the
-    world's width or height, so that every position is the image nearest cell c."""
+    the block (all of species s), how many boids it holds, whether one is alarmed, where
+    cell c's copies start and their stride and, if it may, their positions, velocities and
+    alarms. A cell more crowded than `CELL_SAMPLE` is copied by the evenly spaced sample
+    that `seen` reads of it. The block is copied a column of 3 cells (contiguous slots) at a
+    time; a column or row across a torus's edge is moved by the world's width or height, so
+    that every position is the image nearest cell c."""
     # Every array is read out of its tuple once, here: a read inside the loops would count a
     # reference up and down (an atomic operation) for each boid copied.
     nx, ny, wrap = cells.nx, cells.ny, cells.wrap
@@ -280,7 +298,7 @@ def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -
     down_x, up_x = ring_offsets(cx, 1, nx, wrap)
     down_y, up_y = ring_offsets(cy, 1, ny, wrap)
     at = out.plain_at
-    at[0], at[1], at[2], at[3] = c, 0, 0, 0
+    at[0], at[1], at[2], at[3], at[4], at[5] = c, 0, 0, 0, 0, 1
     alarmed = False
     m = 0
     for ox in range(-down_x, up_x + 1):
@@ -290,12 +308,15 @@ def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -
             g = gx * ny + gy
             first, last = starts[g], starts[g + 1]
             kind = cell_species[g]
-            if (kind != s and kind != -2) or last - first > CELL_SAMPLE:
+            if kind != s and kind != -2:
                 return
+            stride = max(1, (last - first + CELL_SAMPLE - 1) // CELL_SAMPLE)  # as `seen`
+            if g == c:
+                at[4], at[5] = first, stride
             # Alarm ages are by row: read only where the cell holds an alarm.
             alarmed_cell = cell_alarmed[g] != 0
             alarmed |= alarmed_cell
-            for j in range(first, last):
+            for j in range(first, last, stride):
                 to_x[m], to_y[m] = xs[j] + shift_x, ys[j] + shift_y
                 to_vx[m], to_vy[m] = vxs[j], vys[j]
                 level = levels[j] if alarmed_cell else 0.0
