@@ -245,15 +245,22 @@ def _read_cell(
     """Test the boids of slots [first, last) (one cell) and keep those slot i sees;
     returns the new count. They are copied into the block buffer first (a crowded cell's by
     sample), so that one loop, `_read_block`'s, tests every candidate."""
-    stride = max(1, (last - first + CELL_SAMPLE - 1) // CELL_SAMPLE)
     m = 0
-    for j in range(first, last, stride):
+    for j in range(first, last, sample_stride(last - first)):
         out.near_slot[m] = j
         out.near_x[m], out.near_y[m] = positions[j, 0], positions[j, 1]
         m += 1
     out.near_at[0] = -1  # the buffer no longer holds a cell's block
     return _read_block(i, m, species, row, width, height, xi, yi, s, r2, cos_half, all_round,
                        hx, hy, inv_w, inv_h, relations, cap, count, out)  # fmt: skip
+
+
+@numba.njit(cache=True, nogil=True)
+def sample_stride(count: int) -> int:
+    """The step between the boids read of a cell of `count` boids: 1 (all of them) up to
+    `CELL_SAMPLE`, else the stride of an evenly spaced sample of at most `CELL_SAMPLE`. The
+    steering's fast path copies a crowded cell by the same sample."""
+    return max(1, (count + CELL_SAMPLE - 1) // CELL_SAMPLE)
 
 
 @numba.njit(cache=True, nogil=True)

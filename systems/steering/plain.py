@@ -48,7 +48,7 @@ from shoal.systems.core.species_table import (
     STYLE_REYNOLDS,
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.core.vision import CELL_SAMPLE, Cells, Seen, heading, ring_offsets
+from shoal.systems.core.vision import Cells, Seen, heading, ring_offsets, sample_stride
 from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR
 
 # Reassociation lets the sums run in SIMD lanes; the other fast-math flags (no NaN, no inf)
@@ -310,7 +310,7 @@ def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -
             kind = cell_species[g]
             if kind != s and kind != -2:
                 return
-            stride = max(1, (last - first + CELL_SAMPLE - 1) // CELL_SAMPLE)  # as `seen`
+            stride = sample_stride(last - first)  # as `seen` reads it
             if g == c:
                 at[4], at[5] = first, stride
             # Alarm ages are by row: read only where the cell holds an alarm.
