@@ -23,21 +23,25 @@ pytestmark = pytest.mark.slow  # compiles a kernel of its own (a few seconds)
 def worst_difference(
     cells: Cells, cooldown: Any, alarm_age: Any, burst: Any, params: Any, relations: Any,
     dt: float, origin: tuple[float, float], out: Seen,
-) -> tuple[int, int, float]:  # fmt: skip
-    """How many boids took the fast path, how many of those an alarm reached, and the
-    largest relative difference of their terms (separation, alignment, cohesion, fleeing
-    with alarmed flockmates, the alarm level and its lead) from the general path's."""
-    plain, alarmed, worst = 0, 0, 0.0
+) -> tuple[int, int, float, int, int]:  # fmt: skip
+    """How many boids took the fast path, how many of those an alarm reached, the largest
+    relative difference of their terms (separation, alignment, cohesion, fleeing from
+    predators or with alarmed flockmates, the alarm level and its lead) from the general
+    path's, how many of them had boids of another species in their block and how many of
+    those fled a predator they sensed."""
+    plain, alarmed, worst, mixed, fled = 0, 0, 0.0, 0, 0
     for i in range(cells.row.shape[0]):
-        ok, sums, alarm = plain_gather(i, cells, alarm_age, params, relations, dt, out)
+        ok, sums, alarm, threat = plain_gather(i, cells, alarm_age, params, relations, dt, out)
         if not ok:
             continue
         plain += 1
-        fast = plain_terms_of(i, cells, burst, params, dt, origin, sums, alarm)
+        fast = plain_terms_of(i, cells, burst, params, dt, origin, sums, alarm, threat)
         general = _rule_terms(
             i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
         )
         alarmed += fast[11] > 0.0
+        mixed += out.plain_at[7] > 0
+        fled += fast[11] == 1.0
         pairs = (
             (fast[0], general[0]), (fast[1], general[1]), (fast[2], general[2]),
             (fast[3], general[3]), (fast[4], general[4]), (fast[5], general[5]),
@@ -48,14 +52,14 @@ def worst_difference(
             worst = max(worst, abs(a - b) / (abs(b) + 1e-6))
         if fast[12] != general[12]:  # the prey it chases: none on either path
             worst = np.inf
-    return plain, alarmed, worst
+    return plain, alarmed, worst, mixed, fled
 
 
-def measure(flock: Flock) -> tuple[int, int, float]:
+def measure(flock: Flock) -> tuple[int, int, float, int, int]:
     """`worst_difference` on the flock's last step."""
     state, store, table = flock.step_state, flock.store, flock.species
     out = buffers(max(1, int(table.params[:, P_MAX_NEIGHBOURS].max())))
-    result: tuple[int, int, float] = worst_difference(
+    result: tuple[int, int, float, int, int] = worst_difference(
         state.cells, store.cooldown, store.alarm_age, store.burst, table.params,
         table.relations, state.dt, flock.config.origin, out,
     )  # fmt: skip
@@ -86,7 +90,7 @@ def test_the_fast_path_gives_the_general_paths_terms(
         flock.scatter("fish", 300)
         for _ in range(200):  # a school forms: dense cells, many flockmates each
             flock.step()
-        plain, _, worst = measure(flock)
+        plain, _, worst, _, _ = measure(flock)
     finally:
         esper.delete_world(world)
     assert plain > 150, f"only {plain} of 300 boids took the fast path"
@@ -106,7 +110,7 @@ def test_crowded_cells_are_read_by_the_general_paths_sample() -> None:
         for _ in range(30):
             flock.step()
         crowded = int(np.count_nonzero(np.diff(flock.step_state.cells.cell_start) > CELL_SAMPLE))
-        plain, _, worst = measure(flock)
+        plain, _, worst, _, _ = measure(flock)
     finally:
         esper.delete_world(world)
     assert crowded >= 5, f"only {crowded} crowded cells"
@@ -127,7 +131,7 @@ def test_alarmed_flockmates_reach_a_plain_boid_as_on_the_general_path() -> None:
         flock.relate("fish", "shark", "flee")
         flock.scatter("fish", 400)
         flock.scatter("shark", 2)
-        most_alarmed = (0, 0, 0.0)
+        most_alarmed = (0, 0, 0.0, 0, 0)
         for step in range(240):
             flock.step()
             if step >= 120 and step % 10 == 0:
@@ -136,5 +140,45 @@ def test_alarmed_flockmates_reach_a_plain_boid_as_on_the_general_path() -> None:
                 most_alarmed = max(most_alarmed, result, key=lambda r: r[1])
     finally:
         esper.delete_world(world)
-    plain, alarmed, _ = most_alarmed
+    plain, alarmed, _, _, _ = most_alarmed
     assert alarmed > 20, f"only {alarmed} alarmed fish (of {plain} plain) on the fast path"
+
+
+def test_a_predator_and_an_avoided_species_in_the_block_keep_the_fast_path() -> None:
+    # Sharks hunt a school, which also keeps clear of a few turtles: the fish whose blocks
+    # hold a shark or a turtle stay on the fast path, which adds the turtles' pushes and the
+    # flight from the sharks as the general path does. A species the fish flock with would
+    # send them to the general path (the third part: the same flock, fish flocking with
+    # turtles).
+    fish = Species("fish", perception_radius=60.0, fear_radius=60.0, separation_weight=1.0)
+    shark = Species("shark", perception_radius=40.0, max_speed=150.0, min_speed=100.0)
+    turtle = Species("turtle", perception_radius=30.0, max_speed=30.0, min_speed=10.0)
+    world = "plain-path-others"
+    flock = install(FlockConfig(width=900, height=700, seed=4, boundary="contain"),
+                    [fish, shark, turtle], world=world)  # fmt: skip
+    try:
+        flock.relate("fish", "shark", "flee")
+        flock.relate("shark", "fish", "chase")
+        flock.relate("fish", "turtle", "avoid")
+        flock.scatter("fish", 400)
+        flock.scatter("shark", 3)
+        flock.scatter("turtle", 6)
+        mixed = fled = 0
+        for step in range(200):
+            flock.step()
+            if step >= 60 and step % 10 == 0:
+                _, _, worst, in_mixed, fleeing = measure(flock)
+                assert worst < 1e-9, (step, worst)
+                mixed, fled = mixed + in_mixed, fled + fleeing
+        flock.relate("fish", "turtle", "flock")
+        flock.step()
+        plain_with_turtles, _, worst, _, _ = measure(flock)
+        flock.relate("fish", "turtle", "avoid")
+        flock.step()
+        plain_avoiding, _, _, _, _ = measure(flock)
+    finally:
+        esper.delete_world(world)
+    assert mixed > 200, f"only {mixed} fish took the fast path beside another species"
+    assert fled > 10, f"only {fled} fish fled a shark on the fast path"
+    assert worst < 1e-9, worst
+    assert plain_with_turtles < plain_avoiding, (plain_with_turtles, plain_avoiding)

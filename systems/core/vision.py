@@ -107,11 +107,13 @@ class Seen(NamedTuple):
     off_x: FloatArray
     off_y: FloatArray
     off_d2: FloatArray
-    # The steering's fast path, for the boids of cell plain_at[0]: how many boids its block
-    # holds (plain_at[1]), 1 if the fast path may read them (plain_at[2]), 1 if one of
-    # them is alarmed (plain_at[3]), the first slot and the stride of the copies of cell
-    # plain_at[0] itself (plain_at[4:6]); if it may, their positions (as the nearest images to
-    # that cell's: no wrap needed), velocities, alarm levels and the ages of their alarms.
+    # The steering's fast path, for the boids of species plain_at[6] in cell plain_at[0]:
+    # how many boids of that species its block holds (plain_at[1]), 1 if the fast path may
+    # read them (plain_at[2]), 1 if one of them is alarmed (plain_at[3]), the first slot and
+    # the stride of the copies of cell plain_at[0] itself (plain_at[4:6]), how many boids of
+    # other species it holds (plain_at[7]); if it may, their positions (as the nearest
+    # images to that cell's: no wrap needed), velocities, alarm levels and the ages of their
+    # alarms; and the others' relations (from species plain_at[6]), positions, velocities.
     plain_at: IntArray
     plain_x: FloatArray
     plain_y: FloatArray
@@ -119,6 +121,11 @@ class Seen(NamedTuple):
     plain_vy: FloatArray
     plain_alarm: FloatArray
     plain_age: FloatArray
+    other_relation: IntArray
+    other_x: FloatArray
+    other_y: FloatArray
+    other_vx: FloatArray
+    other_vy: FloatArray
 
 
 def no_cells() -> Cells:
@@ -137,9 +144,10 @@ def buffers(length: int) -> Seen:
     return Seen(
         np.empty(length, np.int64), np.empty(length), np.empty(length), np.empty(length),
         np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK), np.full(2, -1, np.int64),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(6, -1, np.int64),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(8, -1, np.int64),
         np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
-        np.empty(BLOCK),
+        np.empty(BLOCK), np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK),
+        np.empty(BLOCK), np.empty(BLOCK),
     )  # fmt: skip
 
 

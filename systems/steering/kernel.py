@@ -60,13 +60,16 @@ from shoal.systems.core.vision import (
 from shoal.systems.steering.plain import (
     NO_ALARM,
     NO_SUMS,
+    NO_THREAT,
     AlarmSums,
     PlainSums,
+    ThreatSums,
     block_ready,
     copy_block,
     in_block,
     plain_boid,
     plain_gather,
+    plain_others,
     plain_species,
 )
 from shoal.systems.steering.styles import (
@@ -135,24 +138,33 @@ def steer(
         out.plain_at, out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm,
         out.plain_age,
     )  # fmt: skip
+    other_relation, other_x, other_y, other_vx, other_vy = (
+        out.other_relation, out.other_x, out.other_y, out.other_vx, out.other_vy,
+    )  # fmt: skip
+    reached, leads = out.off_x, out.off_y  # the general path's scratch, free between calls
     world = (cells.width, cells.height, cells.wrap)
     for i in range(first, last):
         s = species[i]
-        plain, sums, heard = False, NO_SUMS, NO_ALARM
+        plain, sums, heard, threat = False, NO_SUMS, NO_ALARM, NO_THREAT
         if fast[s]:  # the fast path (`plain.py`)
-            if at[0] != cell[i]:
-                copy_block(cell[i], s, cells, alarm_age, out)
+            if at[0] != cell[i] or at[6] != s:
+                copy_block(cell[i], s, cells, alarm_age, relations, out)
             if block_ready(s, at, params):
                 plain, sums, heard = plain_boid(
                     s, xs[i], ys[i], vxs[i], vys[i], params, dt, at[1], at[3] == 1,
                     in_block(i, at), block_x, block_y, block_vx, block_vy, block_level,
-                    block_age,
+                    block_age, reached, leads,
+                )  # fmt: skip
+            if plain and at[7]:  # boids of other species in the block
+                plain, sums, threat = plain_others(
+                    s, xs[i], ys[i], vxs[i], vys[i], rows[i], params, sums, at[7],
+                    other_relation, other_x, other_y, other_vx, other_vy,
                 )  # fmt: skip
         if plain:
             row = rows[i]
             t = _plain_terms(
                 s, (xs[i] - origin_x, ys[i] - origin_y), vxs[i], vys[i], levels[i],
-                burst[row] > 0.0, params, dt, world, sums, heard,
+                burst[row] > 0.0, params, dt, world, sums, heard, threat,
             )  # fmt: skip
         else:
             t = _rule_terms(
@@ -260,9 +272,9 @@ def rule_forces(
     This runs the very same code (for debugging and the overlay).
     """
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
-    plain, sums, heard = plain_gather(slot, cells, alarm_age, params, relations, dt, out)
+    plain, sums, heard, threat = plain_gather(slot, cells, alarm_age, params, relations, dt, out)
     if plain:
-        t = plain_terms_of(slot, cells, burst, params, dt, origin, sums, heard)
+        t = plain_terms_of(slot, cells, burst, params, dt, origin, sums, heard, threat)
     else:
         t = _rule_terms(
             slot, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
@@ -439,11 +451,12 @@ def _rule_terms(
 def _plain_terms(
     s: int, at: tuple[float, float], vx: float, vy: float, before: float, bursting: bool,
     params: FloatArray, dt: float, world: tuple[float, float, bool], sums: PlainSums,
-    heard: AlarmSums,
+    heard: AlarmSums, threat: ThreatSums,
 ) -> Terms:  # fmt: skip
     """`_rule_terms` of a plain boid of species s (`plain.py`) at `at` (from the world's
-    lower-left corner) moving at (vx, vy), alarmed at level `before`, from its flockmates'
-    sums and the alarm that reached it: nothing it sees is a threat or a prey."""
+    lower-left corner) moving at (vx, vy), alarmed at level `before`, from its sums (over
+    its flockmates and the boids it avoids), the alarm that reached it and the predators it
+    senses: nothing it sees is a prey."""
     count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y = sums
     sep_x, sep_y = _separation(params, s, at, world, separated, sep_x, sep_y)
     sx, sy, alx, aly, cx, cy, limit = _flocking(
@@ -451,27 +464,28 @@ def _plain_terms(
         sum_vy, sum_dx, sum_dy,
     )  # fmt: skip
     alarm_seen, alarm_lead, alarm_vx, alarm_vy = heard
+    threatened, flee_x, flee_y = threat
     fx = fy = alarm = 0.0
-    if alarm_seen > 0.0 or before > 0.0:
+    if threatened or alarm_seen > 0.0 or before > 0.0:
         fx, fy, alarm = fleeing(
-            params, s, vx, vy, False, 0.0, 0.0, before, alarm_seen, alarm_vx, alarm_vy,
-            bursting, dt,
+            params, s, vx, vy, threatened, flee_x, flee_y, before, alarm_seen, alarm_vx,
+            alarm_vy, bursting, dt,
         )  # fmt: skip
-    lead = min(alarm_lead, dt)
+    lead = 0.0 if threatened else min(alarm_lead, dt)
     return sx, sy, alx, aly, cx, cy, fx, fy, 0.0, 0.0, limit, alarm, NO_PREY, lead
 
 
 @numba.njit(cache=True, nogil=True)
 def plain_terms_of(
     slot: int, cells: Cells, burst: FloatArray, params: FloatArray, dt: float,
-    origin: tuple[float, float], sums: PlainSums, heard: AlarmSums,
+    origin: tuple[float, float], sums: PlainSums, heard: AlarmSums, threat: ThreatSums,
 ) -> Terms:  # fmt: skip
     """`_plain_terms` of one slot, its numbers read from `cells` (for `rule_forces` and
     tests; the boid loop of `steer` reads them from arrays it took out of `cells` once)."""
     return _plain_terms(
         cells.species[slot], (cells.x[slot] - origin[0], cells.y[slot] - origin[1]),
         cells.vx[slot], cells.vy[slot], cells.alarm[slot], burst[cells.row[slot]] > 0.0,
-        params, dt, (cells.width, cells.height, cells.wrap), sums, heard,
+        params, dt, (cells.width, cells.height, cells.wrap), sums, heard, threat,
     )  # fmt: skip
 
 

@@ -2,16 +2,19 @@
 copy of the boids of its cell and the 8 round it.
 
 Most boids of most flocks are plain: their search stays within their cell and the 8 round
-it, every boid there is of their own species, which they flock with, no cap can bite (those
-cells hold no more boids than the cap, or no cap is set and the boid sees no more than
-`NEIGHBOUR_LIMIT`), no two stand on one spot, and they steer in the `reynolds` or
+it, they flock with their own species and every other species there is one they avoid, flee
+or ignore (a predator passing through a school: not one they chase or flock with), no cap
+can bite (those cells hold no more boids than the cap, or no cap is set and the boid sees no
+more than `NEIGHBOUR_LIMIT`), no two stand on one spot, and they steer in the `reynolds` or
 `accumulate` style. A crowded cell (over `vision.CELL_SAMPLE` boids) is read by the same
 evenly spaced sample as the general path reads it (a far-seeing preset's 120-400 px cells
-of a dense school). Alarmed flockmates are allowed: where the block holds one, a second,
-short loop (`plain_alarm`) gathers the alarm that reaches the boid, as the general path
-would. For plain boids the general path (`vision.seen` writes the neighbours it sees into a
-list; the steering reads the list back and sorts each by relation) does work that cannot
-change the result. This loop instead tests every boid of the block (copied once per cell,
+of a dense school). Alarmed flockmates are allowed: where the block holds one, a second
+pair of loops (`plain_alarm`) gathers the alarm that reaches the boid, as the general path
+would; the few boids of other species are copied apart, and a third loop (`plain_others`)
+adds the pushes of those it avoids and its flight from the predators it senses. For plain
+boids the general path (`vision.seen` writes the neighbours it sees into a list; the
+steering reads the list back and sorts each by relation) does work that cannot change the
+result. This loop instead tests every boid of the block (copied once per cell and species,
 `copy_block`) and adds up those seen at once, with no branch: the compiler runs it on
 several candidates at a time (SIMD). It sums in another order than the general path
 (`fastmath` reassociation), so a plain boid's sums can differ from the general path's in the
@@ -19,10 +22,11 @@ last bits; the result is still the same for any thread count, since a boid's pat
 depend only on the step's state.
 
 The steering's boid loop runs the steps one by one (`plain_species` once a step,
-`copy_block` once a cell, `block_ready` and `plain_boid` once a boid) on arrays it read out
-of their tuples once: numba counts a reference up and down, with atomic operations, each
-time an array is read out of a tuple or handed to an inlined function, and in a loop over
-every boid those dominated the step. `plain_gather` runs the same steps for one boid.
+`copy_block` once a cell and species, `block_ready`, `plain_boid` and, where the block
+holds other species, `plain_others` once a boid) on arrays it read out of their tuples
+once: numba counts a reference up and down, with atomic operations, each time an array is
+read out of a tuple or handed to an inlined function, and in a loop over every boid those
+dominated the step. `plain_gather` runs the same steps for one boid.
 """
 
 import math
@@ -39,17 +43,23 @@ from shoal.systems.core.species_table import (
     P_ALIGNMENT_RADIUS,
     P_COS_HALF_FOV,
     P_FALLOFF,
+    P_FEAR_RADIUS,
     P_MAX_NEIGHBOURS,
+    P_MAX_SPEED,
     P_PERCEPTION,
     P_SEPARATION,
     P_STYLE,
+    RELATION_AVOID,
+    RELATION_FLEE,
     RELATION_FLOCK,
+    RELATION_IGNORE,
     STYLE_ACCUMULATE,
     STYLE_REYNOLDS,
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.vision import Cells, Seen, heading, ring_offsets, sample_stride
-from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR
+from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR, push
+from shoal.systems.steering.threat import flight
 
 # Reassociation lets the sums run in SIMD lanes; the other fast-math flags (no NaN, no inf)
 # would be wrong here: radii and forces may be inf.
@@ -66,6 +76,11 @@ before the step's end it came (s), and the velocities of the alarmed flockmates 
 weighted by their levels (x, y)."""
 NO_ALARM: AlarmSums = (0.0, 0.0, 0.0, 0.0)
 """No alarm reached it."""
+ThreatSums = tuple[bool, float, float]
+"""Whether a predator it flees is within its fear radius, and its flight from them (x, y:
+each predator's `flight` times the fear radius, summed as the general path sums them)."""
+NO_THREAT: ThreatSums = (False, 0.0, 0.0)
+"""No predator near."""
 
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy", inline="always")
@@ -127,7 +142,7 @@ def plain_sums(
     return here, (count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, -sep_x, -sep_y)
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def plain_alarm(
     m: int,
     xs: FloatArray,
@@ -142,34 +157,60 @@ def plain_alarm(
     perception: float,
     alarm_speed: float,
     dt: float,
+    reached: FloatArray,
+    leads: FloatArray,
 ) -> AlarmSums:
     """The alarm that reaches a plain boid at (xi, yi) from the first m boids of its block
     (`levels`, `ages`: their alarm levels and the ages of their alarms), as the general path
     gathers it: a flockmate's alarm spreads at `alarm_speed` from it and reaches the boid in
-    this step if it has come its distance by the step's end. See `AlarmSums`."""
+    this step if it has come its distance by the step's end. See `AlarmSums`.
+
+    In a scared school every fish is alarmed, and a loop that branched on each flockmate
+    cost more than the rest of the steering. So a first loop, without branches (SIMD), sums
+    the alarmed flockmates' velocities and writes the level of each one whose alarm reached
+    the boid (0: none) and how long before the step's end it did into the scratch arrays
+    `reached` and `leads`; a second picks the highest level (ties: the longest lead) from
+    them (a max does not run in SIMD lanes here)."""
     cos_half, all_round, hx, hy = view
     r2 = perception * perception
-    level_seen = lead_seen = alarm_vx = alarm_vy = 0.0
+    alarm_vx = alarm_vy = 0.0
     for t in range(m):
         level = levels[t]
-        if level == 0.0:
-            continue
         dx = xs[t] - xi
         dy = ys[t] - yi
         d2 = dx * dx + dy * dy
-        if d2 > r2 or d2 == 0.0:
-            continue
         d = math.sqrt(d2)
-        if not (all_round or hx * dx + hy * dy >= cos_half * d):
-            continue
         lead = ages[t] + dt - d / alarm_speed
-        if lead < 0.0:
-            continue
-        alarm_vx += vxs[t] * level
-        alarm_vy += vys[t] * level
-        if level > level_seen or (level == level_seen and lead > lead_seen):
-            level_seen, lead_seen = level, lead
-    return level_seen, lead_seen, alarm_vx, alarm_vy
+        hit = (
+            (level > 0.0) & (d2 <= r2) & (d2 > 0.0) & (lead >= 0.0)
+            & (all_round | (hx * dx + hy * dy >= cos_half * d))
+        )  # fmt: skip
+        alarm_vx += vxs[t] * level if hit else 0.0
+        alarm_vy += vys[t] * level if hit else 0.0
+        reached[t] = level if hit else 0.0
+        leads[t] = lead
+    # Two running bests (even and odd t), selects instead of branches: the choice cannot be
+    # predicted in a scared school, and each best waits on the one before.
+    top_a = lead_a = top_b = lead_b = 0.0
+    for t in range(0, m - 1, 2):
+        higher_a = _outranks(reached[t], leads[t], top_a, lead_a)
+        higher_b = _outranks(reached[t + 1], leads[t + 1], top_b, lead_b)
+        top_a, lead_a = (reached[t], leads[t]) if higher_a else (top_a, lead_a)
+        top_b, lead_b = (reached[t + 1], leads[t + 1]) if higher_b else (top_b, lead_b)
+    if m % 2 and _outranks(reached[m - 1], leads[m - 1], top_a, lead_a):
+        top_a, lead_a = reached[m - 1], leads[m - 1]
+    if _outranks(top_b, lead_b, top_a, lead_a):
+        top_a, lead_a = top_b, lead_b
+    if top_a == 0.0:
+        return NO_ALARM
+    return top_a, lead_a, alarm_vx, alarm_vy
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _outranks(level: float, lead: float, top: float, longest: float) -> bool:
+    """An alarm at `level` that came `lead` s before the step's end outranks the best so
+    far: a higher level, or the same level sooner (as the general path picks)."""
+    return (level > top) | ((level == top) & (lead > longest))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -199,15 +240,17 @@ def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> Bool
 def plain_boid(
     s: int, x: float, y: float, vx: float, vy: float, params: FloatArray, dt: float,
     m: int, alarmed: bool, copied: bool, xs: FloatArray, ys: FloatArray, vxs: FloatArray,
-    vys: FloatArray, levels: FloatArray, ages: FloatArray,
+    vys: FloatArray, levels: FloatArray, ages: FloatArray, reached: FloatArray,
+    leads: FloatArray,
 ) -> tuple[bool, PlainSums, AlarmSums]:  # fmt: skip
     """The sums of a boid of species s at (x, y) moving at (vx, vy) over the first m boids
     of its cell's block (`copy_block`: positions, velocities, alarm levels and ages;
     `alarmed`: one of them is alarmed; `copied`: the boid itself is one of them, which it
-    is unless its cell is crowded and read by sample), and whether the fast path holds for
-    it: (False, zeros) where another boid stands on its very spot (the general path's push
-    parts them), or where it sees more flockmates than its species' cap (the general path
-    keeps the nearest).
+    is unless its cell is crowded and read by sample; `reached`, `leads`: scratch for m
+    numbers each, see `plain_alarm`), and whether the fast path holds for it: (False,
+    zeros) where another boid stands on its very spot (the general path's push parts
+    them), or where it sees more flockmates than its species' cap (the general path keeps
+    the nearest).
 
     A call, not inlined: an inlined function's array arguments each count a reference up
     and down per boid (atomic operations: measured 7.1 against 10.3 ms a step at 10,000
@@ -228,19 +271,73 @@ def plain_boid(
     if not alarmed:
         return True, sums, NO_ALARM
     heard = plain_alarm(
-        m, xs, ys, vxs, vys, levels, ages, x, y, view, perception, params[s, P_ALARM_SPEED], dt
-    )
+        m, xs, ys, vxs, vys, levels, ages, x, y, view, perception, params[s, P_ALARM_SPEED], dt,
+        reached, leads,
+    )  # fmt: skip
     return True, sums, heard
+
+
+@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
+def plain_others(
+    s: int, x: float, y: float, vx: float, vy: float, row: int, params: FloatArray,
+    sums: PlainSums, m: int, relation: IntArray, xs: FloatArray, ys: FloatArray,
+    vxs: FloatArray, vys: FloatArray,
+) -> tuple[bool, PlainSums, ThreatSums]:  # fmt: skip
+    """A plain boid's sums (of species s, at (x, y), moving at (vx, vy), store row `row`)
+    with the boids of other species in its block added: the first m of the block's foreign
+    copies (`copy_block`: each one's relation to species s, position, velocity). An avoided
+    boid it sees pushes it off as a flockmate inside the separation radius would, out to
+    its perception radius; a predator it senses (all round) within its fear radius makes it
+    flee. (False, zeros) where one stands on its very spot or it sees more boids than its
+    species' cap (the general path parts them, or keeps the nearest)."""
+    cos_half = params[s, P_COS_HALF_FOV]
+    all_round, hx, hy = heading(vx, vy, cos_half)
+    perception = params[s, P_PERCEPTION]
+    fear = params[s, P_FEAR_RADIUS]
+    max_speed = params[s, P_MAX_SPEED]
+    falloff = int(params[s, P_FALLOFF])
+    r2 = perception * perception
+    count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y = sums
+    others = 0
+    threatened = False
+    flee_x = flee_y = 0.0
+    for t in range(m):
+        dx = xs[t] - x
+        dy = ys[t] - y
+        d2 = dx * dx + dy * dy
+        if d2 > r2:
+            continue
+        if d2 == 0.0:
+            return False, NO_SUMS, NO_THREAT
+        d = math.sqrt(d2)
+        if relation[t] == RELATION_FLEE:  # sensed all round (`vision`)
+            others += 1
+            if d < fear:
+                threatened = True
+                fx, fy = flight(dx, dy, d, vxs[t], vys[t], vx, vy, max_speed, row)
+                flee_x += fx * fear
+                flee_y += fy * fear
+        elif all_round or hx * dx + hy * dy >= cos_half * d:  # avoided, in view
+            others += 1
+            separated += 1
+            px, py = push(dx, dy, d, perception, falloff)
+            sep_x += px
+            sep_y += py
+    if count + others > params[s, P_MAX_NEIGHBOURS]:
+        return False, NO_SUMS, NO_THREAT
+    sums = (count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y)
+    return True, sums, (threatened, flee_x, flee_y)
 
 
 @numba.njit(cache=True, nogil=True)
 def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
     """Whether the block copied last (`copy_block`, `at`: `Seen.plain_at`) may serve a boid
-    of species s: none of its cells is of another species, and the species' cap on
-    neighbours cannot bite (a block larger than a cap that was set leaves its boids to the
-    general path at once; with no cap set, `plain_boid` checks the flockmates it counts)."""
+    of species s: it was copied for species s, every other species in it is one species s
+    avoids, flees or ignores, and the species' cap on neighbours cannot bite (a block larger
+    than a cap that was set leaves its boids to the general path at once; with no cap set,
+    `plain_boid` and `plain_others` check the boids it sees)."""
     cap = params[s, P_MAX_NEIGHBOURS]
-    return bool(at[2] == 1 and (at[1] - 1 < cap or cap >= NEIGHBOUR_LIMIT))
+    return bool(at[2] == 1 and (at[1] + at[7] - 1 < cap or cap >= NEIGHBOUR_LIMIT))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -254,62 +351,76 @@ def in_block(i: int, at: IntArray) -> bool:
 def plain_gather(
     i: int, cells: Cells, alarm_age: FloatArray, params: FloatArray, relations: IntArray,
     dt: float, out: Seen,
-) -> tuple[bool, PlainSums, AlarmSums]:  # fmt: skip
+) -> tuple[bool, PlainSums, AlarmSums, ThreatSums]:  # fmt: skip
     """Slot i's sums by the fast path, and whether it could take it (see this module's
     docstring); (False, zeros) where the general path must run. One boid at a time, for
     the debugger and tests: the steering's boid loop runs the same steps (`plain_species`,
-    `copy_block`, `block_ready`, `plain_boid`) with the arrays read out once.
-    `alarm_age` is in row order (`FlockStore`)."""
+    `copy_block`, `block_ready`, `plain_boid`, `plain_others`) with the arrays read out
+    once. `alarm_age` is in row order (`FlockStore`)."""
     s, c = cells.species[i], cells.cell[i]
     if not plain_species(cells, params, relations)[s]:
-        return False, NO_SUMS, NO_ALARM
+        return False, NO_SUMS, NO_ALARM, NO_THREAT
     at = out.plain_at
-    if at[0] != c:
-        copy_block(c, s, cells, alarm_age, out)
+    if at[0] != c or at[6] != s:
+        copy_block(c, s, cells, alarm_age, relations, out)
     if not block_ready(s, at, params):
-        return False, NO_SUMS, NO_ALARM
-    return plain_boid(
-        s, cells.x[i], cells.y[i], cells.vx[i], cells.vy[i], params, dt, at[1], at[3] == 1,
-        in_block(i, at), out.plain_x, out.plain_y, out.plain_vx, out.plain_vy,
-        out.plain_alarm, out.plain_age,
+        return False, NO_SUMS, NO_ALARM, NO_THREAT
+    x, y, vx, vy = cells.x[i], cells.y[i], cells.vx[i], cells.vy[i]
+    plain, sums, heard = plain_boid(
+        s, x, y, vx, vy, params, dt, at[1], at[3] == 1, in_block(i, at), out.plain_x,
+        out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age, out.off_x,
+        out.off_y,
     )  # fmt: skip
+    if not (plain and at[7]):
+        return plain, sums, heard, NO_THREAT
+    plain, sums, threat = plain_others(
+        s, x, y, vx, vy, cells.row[i], params, sums, at[7], out.other_relation, out.other_x,
+        out.other_y, out.other_vx, out.other_vy,
+    )  # fmt: skip
+    return plain, sums, heard if plain else NO_ALARM, threat
 
 
 @numba.njit(cache=True, nogil=True)
-def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -> None:
-    """Fill `out.plain_*` for the boids of cell c (species s): whether the fast path may read
-    the block (all of species s), how many boids it holds, whether one is alarmed, where
-    cell c's copies start and their stride and, if it may, their positions, velocities and
-    alarms. A cell more crowded than `CELL_SAMPLE` is copied by the evenly spaced sample
-    that `seen` reads of it. The block is copied a column of 3 cells (contiguous slots) at a
-    time; a column or row across a torus's edge is moved by the world's width or height, so
-    that every position is the image nearest cell c."""
+def copy_block(
+    c: int, s: int, cells: Cells, alarm_age: FloatArray, relations: IntArray, out: Seen
+) -> None:
+    """Fill `out.plain_*` for the boids of species s in cell c: whether the fast path may
+    read the block (every other species in it is one that s avoids, flees or ignores), how
+    many of its boids are of species s, whether one is alarmed, where cell c's copies start
+    and their stride, the species it was copied for and how many foreign boids it holds;
+    if it may, the positions, velocities and alarms of its boids of species s and (in
+    `out.other_*`) the relations, positions and velocities of the others (those s ignores
+    are left out). A cell more crowded than `CELL_SAMPLE` is copied by the evenly spaced
+    sample that `seen` reads of it. The block is copied a column of 3 cells (contiguous
+    slots) at a time; a column or row across a torus's edge is moved by the world's width
+    or height, so that every position is the image nearest cell c."""
     # Every array is read out of its tuple once, here: a read inside the loops would count a
     # reference up and down (an atomic operation) for each boid copied.
     nx, ny, wrap = cells.nx, cells.ny, cells.wrap
     starts, xs, ys, vxs, vys = cells.cell_start, cells.x, cells.y, cells.vx, cells.vy
-    cell_species, cell_alarmed, levels, rows = (
-        cells.cell_species, cells.cell_alarmed, cells.alarm, cells.row,
+    cell_species, cell_alarmed, levels, rows, species = (
+        cells.cell_species, cells.cell_alarmed, cells.alarm, cells.row, cells.species,
     )  # fmt: skip
     to_x, to_y, to_vx, to_vy, to_level, to_age = (
         out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age,
+    )  # fmt: skip
+    other_relation, other_x, other_y, other_vx, other_vy = (
+        out.other_relation, out.other_x, out.other_y, out.other_vx, out.other_vy,
     )  # fmt: skip
     cx, cy = c // ny, c % ny
     down_x, up_x = ring_offsets(cx, 1, nx, wrap)
     down_y, up_y = ring_offsets(cy, 1, ny, wrap)
     at = out.plain_at
-    at[0], at[1], at[2], at[3], at[4], at[5] = c, 0, 0, 0, 0, 1
+    at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7] = c, 0, 0, 0, 0, 1, s, 0
     alarmed = False
-    m = 0
+    m = others = 0
     for ox in range(-down_x, up_x + 1):
         gx, shift_x = _across_edge(cx + ox, nx, cells.width)
         for oy in range(-down_y, up_y + 1):
             gy, shift_y = _across_edge(cy + oy, ny, cells.height)
             g = gx * ny + gy
             first, last = starts[g], starts[g + 1]
-            kind = cell_species[g]
-            if kind != s and kind != -2:
-                return
+            mixed = cell_species[g] != s and cell_species[g] != -2
             stride = sample_stride(last - first)  # as `seen` reads it
             if g == c:
                 at[4], at[5] = first, stride
@@ -317,13 +428,24 @@ def copy_block(c: int, s: int, cells: Cells, alarm_age: FloatArray, out: Seen) -
             alarmed_cell = cell_alarmed[g] != 0
             alarmed |= alarmed_cell
             for j in range(first, last, stride):
+                if mixed and species[j] != s:
+                    relation = relations[s, species[j]]
+                    if relation == RELATION_IGNORE:
+                        continue
+                    if relation != RELATION_AVOID and relation != RELATION_FLEE:
+                        return
+                    other_relation[others] = relation
+                    other_x[others], other_y[others] = xs[j] + shift_x, ys[j] + shift_y
+                    other_vx[others], other_vy[others] = vxs[j], vys[j]
+                    others += 1
+                    continue
                 to_x[m], to_y[m] = xs[j] + shift_x, ys[j] + shift_y
                 to_vx[m], to_vy[m] = vxs[j], vys[j]
                 level = levels[j] if alarmed_cell else 0.0
                 to_level[m] = level
                 to_age[m] = alarm_age[rows[j]] if level else 0.0
                 m += 1
-    at[1], at[2], at[3] = m, 1, alarmed
+    at[1], at[2], at[3], at[7] = m, 1, alarmed, others
 
 
 @numba.njit(cache=True, nogil=True)
