@@ -119,9 +119,9 @@ def test_crowded_cells_are_read_by_the_general_paths_sample() -> None:
 
 
 def test_alarmed_flockmates_reach_a_plain_boid_as_on_the_general_path() -> None:
-    # A shark crosses a school: the fish it scares are alarmed, and the alarm spreads. Blocks
-    # without the shark but with alarmed fish take the fast path, whose second loop gathers
-    # the alarm (level, lead, the alarmed fish's velocities) as the general path does.
+    # A shark crosses a school: the fish it scares are alarmed, and the alarm spreads. Fish
+    # whose blocks hold alarmed fish take the fast path, whose loop also gathers the alarm
+    # (level, lead, the alarmed fish's velocities) as the general path does.
     fish = Species("fish", steering="accumulate", separation_weight=1.0, fear_radius=150.0)
     shark = Species("shark", perception_radius=40.0, max_speed=150.0, min_speed=100.0)
     world = "plain-path-alarm"

@@ -8,18 +8,17 @@ can bite (those cells hold no more boids than the cap, or no cap is set and the 
 more than `NEIGHBOUR_LIMIT`), no two stand on one spot, and they steer in the `reynolds` or
 `accumulate` style. A crowded cell (over `vision.CELL_SAMPLE` boids) is read by the same
 evenly spaced sample as the general path reads it (a far-seeing preset's 120-400 px cells
-of a dense school). Alarmed flockmates are allowed: where the block holds one, a second
-pair of loops (`plain_alarm`) gathers the alarm that reaches the boid, as the general path
-would; the few boids of other species are copied apart, and a third loop (`plain_others`)
-adds the pushes of those it avoids and its flight from the predators it senses. For plain
-boids the general path (`vision.seen` writes the neighbours it sees into a list; the
-steering reads the list back and sorts each by relation) does work that cannot change the
-result. This loop instead tests every boid of the block (copied once per cell and species,
-`copy_block`) and adds up those seen at once, with no branch: the compiler runs it on
-several candidates at a time (SIMD). It sums in another order than the general path
-(`fastmath` reassociation), so a plain boid's sums can differ from the general path's in the
-last bits; the result is still the same for any thread count, since a boid's path and sums
-depend only on the step's state.
+of a dense school). Alarmed flockmates are allowed: where the block holds one, the loop
+also gathers the alarm that reaches the boid, as the general path would; the few boids of
+other species are copied apart, and a second loop (`plain_others`) adds the pushes of those
+it avoids and its flight from the predators it senses. For plain boids the general path
+(`vision.seen` writes the neighbours it sees into a list; the steering reads the list back
+and sorts each by relation) does work that cannot change the result. This loop instead
+tests every boid of the block (copied once per cell and species, `copy_block`) and adds up
+those seen at once, with no branch: the compiler runs it on several candidates at a time
+(SIMD). It sums in another order than the general path (`fastmath` reassociation), so a
+plain boid's sums can differ from the general path's in the last bits; the result is still
+the same for any thread count, since a boid's path and sums depend only on the step's state.
 
 The steering's boid loop runs the steps one by one (`plain_species` once a step,
 `copy_block` once a cell and species, `block_ready`, `plain_boid` and, where the block
@@ -96,10 +95,18 @@ def plain_sums(
     radii: tuple[float, float, float],
     falloff_power: int,
     falloff_shift: float,
-) -> tuple[int, PlainSums]:
+    alarmed: bool,
+    levels: FloatArray,
+    ages: FloatArray,
+    alarm_speed: float,
+    dt: float,
+    reached: FloatArray,
+    leads: FloatArray,
+) -> tuple[int, PlainSums, tuple[float, float]]:
     """The sums over the first m boids of a block as seen from (xi, yi) (see `PlainSums`),
-    and how many of them stand exactly there (1: the boid itself; more: the general path
-    must run, which gives coincident boids their own push).
+    how many of them stand exactly there (1: the boid itself; more: the general path must
+    run, which gives coincident boids their own push) and, where one of them is `alarmed`,
+    the velocities of those whose alarm reached the boid, weighted by their levels (x, y).
 
     `xs`, `ys`, `vxs`, `vys` are the block's positions (the nearest images: offsets need
     no wrapping) and velocities (`Seen.plain_x`...). `view` is (cos of half the field of
@@ -107,13 +114,21 @@ def plain_sums(
     `falloff_power` 0, 1 or 2: the separation push of a neighbour at distance d grows as
     (radius / d - falloff_shift) ** power (capped, as `styles.push`; a shift of 1 is the
     soft falloff, 0 the others).
+
+    The alarm, where one is near (`levels`, `ages`: the block's alarm levels and the ages
+    of their alarms), is gathered in the same loop, as the general path gathers it: a
+    flockmate's alarm spreads at `alarm_speed` from it and reaches the boid in this step
+    if it has come its distance by the step's end. For each flockmate, the level that
+    reached the boid (0: none) and how long before the step's end it did go into `reached`
+    and `leads` (scratch), for `loudest_alarm`: in a scared school every fish is alarmed,
+    and a loop of its own that branched on each flockmate cost more than the flocking.
     """
     cos_half, all_round, hx, hy = view
     perception, align_radius, sep_radius = radii
     r2 = perception * perception
     inv_sep = 1.0 / sep_radius
     count = aligned = separated = here = 0
-    sum_dx = sum_dy = sum_vx = sum_vy = sep_x = sep_y = 0.0
+    sum_dx = sum_dy = sum_vx = sum_vy = sep_x = sep_y = alarm_vx = alarm_vy = 0.0
     for t in range(m):
         dx = xs[t] - xi
         dy = ys[t] - yi
@@ -139,58 +154,27 @@ def plain_sums(
         scale = factor * inv_d if falloff_power else inv_sep
         sep_x += dx * scale if close else 0.0
         sep_y += dy * scale if close else 0.0
-    return here, (count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, -sep_x, -sep_y)
+        if alarmed:  # a constant in each call (`plain_boid`)
+            level = levels[t]
+            lead = ages[t] + dt - d / alarm_speed
+            hit = seen & (level > 0.0) & (lead >= 0.0)
+            alarm_vx += vxs[t] * level if hit else 0.0
+            alarm_vy += vys[t] * level if hit else 0.0
+            reached[t] = level if hit else 0.0
+            leads[t] = lead
+    sums = (count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, -sep_x, -sep_y)
+    return here, sums, (alarm_vx, alarm_vy)
 
 
-@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
-def plain_alarm(
-    m: int,
-    xs: FloatArray,
-    ys: FloatArray,
-    vxs: FloatArray,
-    vys: FloatArray,
-    levels: FloatArray,
-    ages: FloatArray,
-    xi: float,
-    yi: float,
-    view: tuple[float, bool, float, float],
-    perception: float,
-    alarm_speed: float,
-    dt: float,
-    reached: FloatArray,
-    leads: FloatArray,
-) -> AlarmSums:
-    """The alarm that reaches a plain boid at (xi, yi) from the first m boids of its block
-    (`levels`, `ages`: their alarm levels and the ages of their alarms), as the general path
-    gathers it: a flockmate's alarm spreads at `alarm_speed` from it and reaches the boid in
-    this step if it has come its distance by the step's end. See `AlarmSums`.
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def loudest_alarm(m: int, reached: FloatArray, leads: FloatArray) -> tuple[float, float]:
+    """The highest alarm level that reached a plain boid and how long before the step's end
+    it came (ties: the one that came first; (0, 0): none), from the first m entries that
+    `plain_sums` wrote into `reached` and `leads`.
 
-    In a scared school every fish is alarmed, and a loop that branched on each flockmate
-    cost more than the rest of the steering. So a first loop, without branches (SIMD), sums
-    the alarmed flockmates' velocities and writes the level of each one whose alarm reached
-    the boid (0: none) and how long before the step's end it did into the scratch arrays
-    `reached` and `leads`; a second picks the highest level (ties: the longest lead) from
-    them (a max does not run in SIMD lanes here)."""
-    cos_half, all_round, hx, hy = view
-    r2 = perception * perception
-    alarm_vx = alarm_vy = 0.0
-    for t in range(m):
-        level = levels[t]
-        dx = xs[t] - xi
-        dy = ys[t] - yi
-        d2 = dx * dx + dy * dy
-        d = math.sqrt(d2)
-        lead = ages[t] + dt - d / alarm_speed
-        hit = (
-            (level > 0.0) & (d2 <= r2) & (d2 > 0.0) & (lead >= 0.0)
-            & (all_round | (hx * dx + hy * dy >= cos_half * d))
-        )  # fmt: skip
-        alarm_vx += vxs[t] * level if hit else 0.0
-        alarm_vy += vys[t] * level if hit else 0.0
-        reached[t] = level if hit else 0.0
-        leads[t] = lead
-    # Two running bests (even and odd t), selects instead of branches: the choice cannot be
-    # predicted in a scared school, and each best waits on the one before.
+    Two running bests (even and odd entries), selects instead of branches: in a scared
+    school the choice cannot be predicted, and each best waits on the one before (a max
+    does not run in SIMD lanes here)."""
     top_a = lead_a = top_b = lead_b = 0.0
     for t in range(0, m - 1, 2):
         higher_a = _outranks(reached[t], leads[t], top_a, lead_a)
@@ -201,9 +185,7 @@ def plain_alarm(
         top_a, lead_a = reached[m - 1], leads[m - 1]
     if _outranks(top_b, lead_b, top_a, lead_a):
         top_a, lead_a = top_b, lead_b
-    if top_a == 0.0:
-        return NO_ALARM
-    return top_a, lead_a, alarm_vx, alarm_vy
+    return (top_a, lead_a) if top_a > 0.0 else (0.0, 0.0)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -247,7 +229,7 @@ def plain_boid(
     of its cell's block (`copy_block`: positions, velocities, alarm levels and ages;
     `alarmed`: one of them is alarmed; `copied`: the boid itself is one of them, which it
     is unless its cell is crowded and read by sample; `reached`, `leads`: scratch for m
-    numbers each, see `plain_alarm`), and whether the fast path holds for it: (False,
+    numbers each, see `plain_sums`), and whether the fast path holds for it: (False,
     zeros) where another boid stands on its very spot (the general path's push parts
     them), or where it sees more flockmates than its species' cap (the general path keeps
     the nearest).
@@ -262,19 +244,26 @@ def plain_boid(
     falloff = int(params[s, P_FALLOFF])
     power = 0 if falloff == FALLOFF_LINEAR else (2 if falloff == FALLOFF_SQUARE else 1)
     shift = 1.0 if falloff == FALLOFF_SOFT else 0.0
-    here, sums = plain_sums(
-        m, xs, ys, vxs, vys, x, y, view,
-        (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION]), power, shift,
-    )  # fmt: skip
+    radii = (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION])
+    speed = params[s, P_ALARM_SPEED]
+    # Two calls, each with `alarmed` a constant: the compiler makes a loop for each (one
+    # loop that tested it kept the calm flock's loop from running in SIMD: 30 % slower).
+    if alarmed:
+        here, sums, alarm_v = plain_sums(
+            m, xs, ys, vxs, vys, x, y, view, radii, power, shift, True, levels, ages, speed,
+            dt, reached, leads,
+        )  # fmt: skip
+    else:
+        here, sums, alarm_v = plain_sums(
+            m, xs, ys, vxs, vys, x, y, view, radii, power, shift, False, levels, ages, speed,
+            dt, reached, leads,
+        )  # fmt: skip
     if here > copied or sums[0] > params[s, P_MAX_NEIGHBOURS]:
         return False, NO_SUMS, NO_ALARM
     if not alarmed:
         return True, sums, NO_ALARM
-    heard = plain_alarm(
-        m, xs, ys, vxs, vys, levels, ages, x, y, view, perception, params[s, P_ALARM_SPEED], dt,
-        reached, leads,
-    )  # fmt: skip
-    return True, sums, heard
+    top, lead = loudest_alarm(m, reached, leads)
+    return True, sums, (top, lead, alarm_v[0], alarm_v[1]) if top > 0.0 else NO_ALARM
 
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
