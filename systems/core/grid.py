@@ -87,11 +87,7 @@ def build_grid(
         nx = max(1, min(int(width // radius), max_cells))
         ny = max(1, min(int(height // radius), max(1, max_cells // nx)))
     else:
-        if n:
-            origin_x, origin_y = (float(v) for v in positions.min(axis=0))
-            top_x, top_y = (float(v) for v in positions.max(axis=0))
-        else:
-            origin_x = origin_y = top_x = top_y = 0.0
+        origin_x, origin_y, top_x, top_y = _bounds(positions) if n else (0.0, 0.0, 0.0, 0.0)
         extent_x, extent_y = top_x - origin_x, top_y - origin_y
         # Grow the cells if the box would need too many (also a long thin box: boids in a
         # line); a cell is never below `radius`.
@@ -119,6 +115,19 @@ def build_grid(
         float(width),
         float(height),
     )
+
+
+@numba.njit(cache=True)
+def _bounds(positions: FloatArray) -> tuple[float, float, float, float]:
+    """The box round some positions: lowest x, y, highest x, y. (numpy's `min(axis=0)` of
+    an (n, 2) array reads it with a stride: ~80 µs for 2,000 boids, twice a step each.)"""
+    low_x = high_x = positions[0, 0]
+    low_y = high_y = positions[0, 1]
+    for i in range(1, positions.shape[0]):
+        x, y = positions[i, 0], positions[i, 1]
+        low_x, high_x = min(low_x, x), max(high_x, x)
+        low_y, high_y = min(low_y, y), max(high_y, y)
+    return low_x, low_y, high_x, high_y
 
 
 @numba.njit(cache=True)
