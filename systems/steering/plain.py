@@ -262,8 +262,8 @@ def plain_boid(
         return False, NO_SUMS, NO_ALARM
     if not alarmed:
         return True, sums, NO_ALARM
-    top, lead = loudest_alarm(m, reached, leads)
-    return True, sums, (top, lead, alarm_v[0], alarm_v[1]) if top > 0.0 else NO_ALARM
+    top, lead = loudest_alarm(m, reached, leads)  # (0, 0) and no velocities: none reached
+    return True, sums, (top, lead, alarm_v[0], alarm_v[1])
 
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
