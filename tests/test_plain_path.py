@@ -98,6 +98,27 @@ def test_the_fast_path_gives_the_general_paths_terms(
     assert np.isfinite(worst)
 
 
+@pytest.mark.parametrize(("width", "height"), [(1000, 600), (700, 300)])
+def test_a_torus_under_four_cells_across_takes_the_fast_path(width: int, height: int) -> None:
+    # The open water's mill sees 400 px in a torus of 4 × 2 cells: the ring of cells holds
+    # the world's whole height, and each boid needs the images of its block nearest itself.
+    species = Species("fish", perception_radius=250.0, separation_radius=20.0)
+    world = f"plain-path-small-torus-{width}"
+    flock = install(FlockConfig(width=width, height=height, seed=4, boundary="wrap"),
+                    [species], world=world)  # fmt: skip
+    try:
+        flock.scatter("fish", 400)
+        for _ in range(60):
+            flock.step()
+        cells = flock.step_state.cells
+        plain, _, worst, _, _ = measure(flock)
+    finally:
+        esper.delete_world(world)
+    assert min(cells.nx, cells.ny) < 4, (cells.nx, cells.ny)
+    assert plain > 350, f"only {plain} of 400 boids took the fast path"
+    assert worst < 1e-9, worst
+
+
 def test_crowded_cells_are_read_by_the_general_paths_sample() -> None:
     # A dense school that sees far (the school preset's 120 px): its cells hold more than
     # CELL_SAMPLE fish, which both paths read by the same evenly spaced sample.

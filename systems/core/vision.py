@@ -126,6 +126,10 @@ class Seen(NamedTuple):
     other_y: FloatArray
     other_vx: FloatArray
     other_vy: FloatArray
+    # On a torus under 4 cells across, the block's copies (plain_x, plain_y, then other_x,
+    # other_y) moved to the images nearest one boid (`plain.nearest_images`).
+    image_x: FloatArray
+    image_y: FloatArray
 
 
 def no_cells() -> Cells:
@@ -147,7 +151,7 @@ def buffers(length: int) -> Seen:
         np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(8, -1, np.int64),
         np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
         np.empty(BLOCK), np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK),
-        np.empty(BLOCK), np.empty(BLOCK),
+        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
     )  # fmt: skip
 
 

@@ -67,10 +67,12 @@ from shoal.systems.steering.plain import (
     block_ready,
     copy_block,
     in_block,
+    nearest_images,
     plain_boid,
     plain_gather,
     plain_others,
     plain_species,
+    small_torus,
 )
 from shoal.systems.steering.styles import (
     MAX_SEPARATION_FACTOR,
@@ -142,7 +144,10 @@ def steer(
         out.other_relation, out.other_x, out.other_y, out.other_vx, out.other_vy,
     )  # fmt: skip
     reached, leads = out.off_x, out.off_y  # the general path's scratch, free between calls
+    image_x, image_y = out.image_x, out.image_y
     world = (cells.width, cells.height, cells.wrap)
+    torus = small_torus(cells)
+    reimage = torus[0] != 0.0 or torus[1] != 0.0
     for i in range(first, last):
         s = species[i]
         plain, sums, heard, threat = False, NO_SUMS, NO_ALARM, NO_THREAT
@@ -150,16 +155,25 @@ def steer(
             if at[0] != cell[i] or at[6] != s:
                 copy_block(cell[i], s, cells, alarm_age, relations, out)
             if block_ready(s, at, params):
+                near_x, near_y, far_x, far_y = block_x, block_y, other_x, other_y
+                if reimage:  # a torus under 4 cells across: the images nearest boid i
+                    m = at[1]
+                    near_x, near_y = nearest_images(
+                        m, block_x, block_y, xs[i], ys[i], torus, image_x, image_y
+                    )
+                    far_x, far_y = nearest_images(
+                        at[7], other_x, other_y, xs[i], ys[i], torus, image_x[m:], image_y[m:]
+                    )
                 plain, sums, heard = plain_boid(
                     s, xs[i], ys[i], vxs[i], vys[i], params, dt, at[1], at[3] == 1,
-                    in_block(i, at), block_x, block_y, block_vx, block_vy, block_level,
+                    in_block(i, at), near_x, near_y, block_vx, block_vy, block_level,
                     block_age, reached, leads,
                 )  # fmt: skip
-            if plain and at[7]:  # boids of other species in the block
-                plain, sums, threat = plain_others(
-                    s, xs[i], ys[i], vxs[i], vys[i], rows[i], params, sums, at[7],
-                    other_relation, other_x, other_y, other_vx, other_vy,
-                )  # fmt: skip
+                if plain and at[7]:  # boids of other species in the block
+                    plain, sums, threat = plain_others(
+                        s, xs[i], ys[i], vxs[i], vys[i], rows[i], params, sums, at[7],
+                        other_relation, far_x, far_y, other_vx, other_vy,
+                    )  # fmt: skip
         if plain:
             row = rows[i]
             t = _plain_terms(

@@ -20,6 +20,10 @@ those seen at once, with no branch: the compiler runs it on several candidates a
 plain boid's sums can differ from the general path's in the last bits; the result is still
 the same for any thread count, since a boid's path and sums depend only on the step's state.
 
+On a torus under 4 cells across (a far-seeing preset in a small world: the mill's 400 px
+in the open water, 4 × 2 cells), the ring of cells holds that axis whole, and each boid
+reads the block's copies moved to the images nearest itself (`nearest_images`).
+
 The steering's boid loop runs the steps one by one (`plain_species` once a step,
 `copy_block` once a cell and species, `block_ready`, `plain_boid` and, where the block
 holds other species, `plain_others` once a boid) on arrays it read out of their tuples
@@ -127,6 +131,9 @@ def plain_sums(
     perception, align_radius, sep_radius = radii
     r2 = perception * perception
     inv_sep = 1.0 / sep_radius
+    # A product, not a division by the speed in the loop: without fast-math's reciprocal
+    # flag the compiler keeps a division per candidate (the slowest operation there).
+    alarm_pace = 1.0 / alarm_speed
     count = aligned = separated = here = 0
     sum_dx = sum_dy = sum_vx = sum_vy = sep_x = sep_y = alarm_vx = alarm_vy = 0.0
     for t in range(m):
@@ -156,7 +163,7 @@ def plain_sums(
         sep_y += dy * scale if close else 0.0
         if alarmed:  # a constant in each call (`plain_boid`)
             level = levels[t]
-            lead = ages[t] + dt - d / alarm_speed
+            lead = ages[t] + dt - d * alarm_pace
             hit = seen & (level > 0.0) & (lead >= 0.0)
             alarm_vx += vxs[t] * level if hit else 0.0
             alarm_vy += vys[t] * level if hit else 0.0
@@ -201,11 +208,10 @@ def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> Bool
     the species alone decides: it flocks with itself in the `reynolds` or `accumulate`
     style, and its search stays within one ring of cells (on a torus, the ring's cells must
     be the nearest images: 4 cells across at least, so that an offset within the ring is
-    at most half the world)."""
+    at most half the world; a torus fewer cells across is held whole by the ring along
+    that axis, and `nearest_images` moves the copies to each boid's nearest images)."""
     count = params.shape[0]
     fast = np.zeros(count, np.bool_)
-    if cells.wrap and (cells.nx < 4 or cells.ny < 4):
-        return fast
     for s in range(count):
         style = int(params[s, P_STYLE])
         perception = params[s, P_PERCEPTION]
@@ -216,6 +222,44 @@ def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> Bool
             and (perception <= cells.size_y or cells.ny == 1)
         )
     return fast
+
+
+@numba.njit(cache=True, nogil=True)
+def small_torus(cells: Cells) -> tuple[float, float]:
+    """The world's width and height along each axis of a torus under 4 cells across (0 along
+    the others): there the ring of cells holds the whole axis, and the copies of a block,
+    the images nearest its middle cell, need not be those nearest each boid."""
+    width = cells.width if cells.wrap and cells.nx < 4 else 0.0
+    height = cells.height if cells.wrap and cells.ny < 4 else 0.0
+    return width, height
+
+
+@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
+def nearest_images(
+    m: int, xs: FloatArray, ys: FloatArray, x: float, y: float, torus: tuple[float, float],
+    to_x: FloatArray, to_y: FloatArray,
+) -> tuple[FloatArray, FloatArray]:  # fmt: skip
+    """The first m copies of a block (`xs`, `ys`: the images nearest its middle cell) as the
+    images nearest (x, y) along the axes where `torus` (`small_torus`) is not 0, written
+    into `to_x`, `to_y`; returns the arrays to read (the copies themselves along an axis
+    that needs no move). Written apart, not in place: a copy moved by the world's size and
+    back is not always the same number to the last bit, and a boid's own copy must stay
+    exactly on it (`plain_sums` counts the boids on its very spot)."""
+    width, height = torus
+    if width:
+        _nearest_along(m, xs, x, width, to_x)
+        xs = to_x
+    if height:
+        _nearest_along(m, ys, y, height, to_y)
+        ys = to_y
+    return xs, ys
+
+
+@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy", inline="always")
+def _nearest_along(m: int, values: FloatArray, centre: float, size: float, to: FloatArray) -> None:
+    inv_size = 1.0 / size
+    for t in range(m):
+        to[t] = values[t] - size * np.floor((values[t] - centre) * inv_size + 0.5)
 
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
@@ -355,16 +399,23 @@ def plain_gather(
     if not block_ready(s, at, params):
         return False, NO_SUMS, NO_ALARM, NO_THREAT
     x, y, vx, vy = cells.x[i], cells.y[i], cells.vx[i], cells.vy[i]
+    torus = small_torus(cells)
+    m, others = at[1], at[7]
+    block_x, block_y = nearest_images(
+        m, out.plain_x, out.plain_y, x, y, torus, out.image_x, out.image_y
+    )
+    other_x, other_y = nearest_images(
+        others, out.other_x, out.other_y, x, y, torus, out.image_x[m:], out.image_y[m:]
+    )
     plain, sums, heard = plain_boid(
-        s, x, y, vx, vy, params, dt, at[1], at[3] == 1, in_block(i, at), out.plain_x,
-        out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age, out.off_x,
-        out.off_y,
+        s, x, y, vx, vy, params, dt, m, at[3] == 1, in_block(i, at), block_x, block_y,
+        out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age, out.off_x, out.off_y,
     )  # fmt: skip
-    if not (plain and at[7]):
+    if not (plain and others):
         return plain, sums, heard, NO_THREAT
     plain, sums, threat = plain_others(
-        s, x, y, vx, vy, cells.row[i], params, sums, at[7], out.other_relation, out.other_x,
-        out.other_y, out.other_vx, out.other_vy,
+        s, x, y, vx, vy, cells.row[i], params, sums, others, out.other_relation, other_x,
+        other_y, out.other_vx, out.other_vy,
     )  # fmt: skip
     return plain, sums, heard if plain else NO_ALARM, threat
 
