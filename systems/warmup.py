@@ -51,19 +51,26 @@ from shoal.systems.steering.kernel import steer
 Progress = Callable[[float, str], None]
 """Called with the share of the work done (0 to 1) and what is being prepared next."""
 
-# Each part's share of a cold compile, in seconds on the loaded 2-core machine (the steering
-# stage holds the vision kernel; the second tank, which only adds the wrapping kernels, is
-# quick), so that the bar moves at a steady pace.
+# Each part's share of a cold compile, in seconds on a 2-core machine (measured 2026-11-26;
+# the steering stage holds the vision kernel; the second tank, which only adds the
+# wrapping kernels, is quick), so that the bar moves at a steady pace.
 _PARTS = {  # stage (or part) → (what the player reads under the bar, weight)
-    "NeighbourSystem": ("neighbours", 2.0),
-    "SteeringSystem": ("steering", 11.0),
-    "SeekingSystem": ("seeking", 4.5),
-    "ObstacleSystem": ("obstacles", 4.0),
-    "MotionSystem": ("motion", 1.0),
-    "CollisionSystem": ("collisions", 9.0),
-    "LifecycleSystem": ("catches and food", 3.5),
-    "measures": ("queries and metrics", 8.0),
+    "NeighbourSystem": ("neighbours", 4.0),
+    "SteeringSystem": ("steering", 44.0),
+    "SeekingSystem": ("seeking", 30.0),
+    "ObstacleSystem": ("obstacles", 1.5),
+    "MotionSystem": ("motion", 4.5),
+    "CollisionSystem": ("collisions", 7.0),
+    "LifecycleSystem": ("catches and food", 4.0),
+    "measures": ("queries and metrics", 14.0),
 }
+_COMPILE_GROUPS = (
+    {"NeighbourSystem", "SteeringSystem"},
+    {"NeighbourSystem", "SeekingSystem", "ObstacleSystem", "MotionSystem", "CollisionSystem",
+     "LifecycleSystem", "measures"},
+)  # fmt: skip
+"""Two groups of about the same compile time, for `_compile_group`: the steering alone
+against the rest (each also runs the neighbour stage, cheap, which the others read)."""
 _SECOND_TANK = 0.05  # its parts' weight, as a share of the first's
 
 
@@ -80,7 +87,8 @@ def warm_up(progress: Progress | None = None) -> float:
     start = time.perf_counter()
     total = (1.0 + _SECOND_TANK) * sum(weight for _, weight in _PARTS.values())
     done = 0.0
-    for label, weight, task in _tasks():
+    for part, weight, task in _tasks():
+        label = _PARTS[part][0]
         if progress is not None:
             progress(done / total, label)
         task()
@@ -177,9 +185,19 @@ def prepare() -> Preparation:
     return preparation
 
 
+def _compile_group(group: int) -> None:
+    """Run the parts of the warm-up in `_COMPILE_GROUPS[group]` only: the package build
+    (setup.py) compiles the two groups in two processes at once, on two cores (numba's
+    compiler holds the interpreter's lock), then runs `warm_up` to load them all and
+    compile what a group missed."""
+    for part, _, task in _tasks():
+        if part in _COMPILE_GROUPS[group]:
+            task()
+
+
 def _tasks() -> Iterator[tuple[str, float, Callable[[], None]]]:
-    """Every part of the warm-up, with its weight, in order (a contained and a wrapping
-    tank, so that both boundary kernels and both update orders are ready)."""
+    """Every part of the warm-up (its `_PARTS` key), with its weight, in order (a contained
+    and a wrapping tank, so that both boundary kernels and both update orders are ready)."""
     for boundary, share in (("contain", 1.0), ("wrap", _SECOND_TANK)):
         world = f"shoal-warm-up-{uuid.uuid4().hex}"
         # The wrapping tank updates in place (`FlockConfig.update`): its own steering kernel.
@@ -193,10 +211,9 @@ def _tasks() -> Iterator[tuple[str, float, Callable[[], None]]]:
         try:
             _populate(flock)
             for system, _ in STAGES:
-                label, weight = _PARTS[system.__name__]
-                yield label, share * weight, _stage_runner(flock, system)
-            label, weight = _PARTS["measures"]
-            yield label, share * weight, functools.partial(_measure, flock)
+                part = system.__name__
+                yield part, share * _PARTS[part][1], _stage_runner(flock, system)
+            yield "measures", share * _PARTS["measures"][1], functools.partial(_measure, flock)
         finally:
             esper.delete_world(world)
 
