@@ -64,7 +64,8 @@ FISH = Species(
 # caves seeds 0-4, kelp 0-2 and open water 0-2: no shark stays within 20 px of a spot for
 # more than 1.4 s (a U-turn at its minimum speed; before, sharks sat pinned in a crevice of
 # the caves for 6-19 s), sharks at least 151 px apart (59-97 px before) and within 25 px of
-# a rock 0-6 % of the time.
+# a rock 0-6 % of the time (0-2.1 % on kelp seeds 0-7 and caves 0-4 since the open-water
+# push was raised to 2,000 px/s², 2026-11-26).
 SHARK = Species(
     "shark", min_speed=40, max_speed=125, max_force=260, max_turn_rate=240,
     perception_radius=150, separation_radius=120, separation_weight=3.0, alignment_weight=0.0,

@@ -33,6 +33,7 @@ from shoal.systems.core.threads import set_threads
 from shoal.systems.core.threads import threads as shoal_threads
 from shoal.systems.obstacles.flow_kernel import C_DIST, C_VIS, PoolArray
 from shoal.systems.obstacles.nav_grid import NavGrid, build_nav_grid, build_seek
+from shoal.systems.obstacles.navigation import REUSE_SECONDS
 
 from worlds import scratch_world
 
@@ -125,6 +126,38 @@ def test_fields_are_shared_and_rebuilt_only_when_the_target_changes_cell(flock: 
         esper.create_entity(Obstacle(Circle(100, 100, 20)))
     nav.seek_slot(600.0, 300.0)  # the obstacles changed: a new raster, new fields
     assert nav.builds == 3 and len(nav.grid.field) == 2
+
+
+def test_a_moving_target_keeps_its_field_while_near_and_in_sight() -> None:
+    """The fields of moving agents (`seek_slots`) are reused for a target within REUSE_CELLS
+    cells of where they were built that sees that spot, for REUSE_SECONDS; beyond, behind a
+    wall or later, a new one is built. An exact query (`seek_slot`) always gets a field of
+    its own cell, and a threat (`flee_slot`) a map of its own cell."""
+    flock = install(FlockConfig(800, 600, seed=5), [Species("fish")])
+    with flock.in_world():
+        esper.create_entity(Obstacle(Rect(400, 300, 2, 400)))  # a thin wall, x 399-401
+    nav = navigator(flock)
+    limit, cell = np.array([math.inf]), nav.grid.cell_w
+
+    def seek(x: float, y: float = 300.0) -> int:
+        return int(nav.seek_slots(np.array([(x, y)]), limit)[0])
+
+    first = seek(600.0)
+    assert seek(600.0 + 1.5 * cell) == first and nav.builds == 1
+    seek(600.0 + 2.5 * cell)
+    assert nav.builds == 2
+    nav.seek_slot(600.0 + 1.5 * cell, 300.0)  # the cell a field above was reused for
+    assert nav.builds == 3
+    seek(400.0 - 0.8 * cell)  # left of the wall ...
+    seek(400.0 + 0.8 * cell)  # ... and right of it, 1.6 cells away: out of sight
+    assert nav.builds == 5
+    assert nav.flee_slot(200.0, 200.0, 100.0) != nav.flee_slot(200.0 + cell, 200.0, 100.0)
+    assert nav.builds == 7
+    seek(200.0, 100.0)
+    for _ in range(math.ceil(REUSE_SECONDS * 60) + 1):
+        flock.step(1 / 60)
+    seek(200.0 + 1.5 * cell, 100.0)  # near, but the field is too old now
+    assert nav.builds == 9
 
 
 def test_navigator_refuses_bad_input(flock: Flock) -> None:

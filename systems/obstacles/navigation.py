@@ -3,7 +3,8 @@
 Each flock has one `Navigator` (`navigator(flock)`). It cuts the world into cells
 (`shoal.systems.obstacles.nav_grid`), and keeps fields towards targets (leaders, food,
 attractors, prey) and flee maps from threats, each built once and shared by every boid that
-needs it, rebuilt only when its target moves to another cell or the obstacles change::
+needs it, rebuilt when its target moves to another cell (a moving agent's: more than
+`REUSE_CELLS` cells, or out of sight of where it was) or the obstacles change::
 
     nav = navigator(flock)
     way = nav.way_to((x, y), flock.positions)     # per boid: straight, or round along ...
@@ -46,6 +47,16 @@ if TYPE_CHECKING:
 
 MAX_FIELDS = 256
 """Fields kept at once; a target that would need more in one step is sought straight."""
+REUSE_CELLS = 2.0
+"""A moving target (a leader, sinking food, an attractor: `seek_slots`) that is at most this
+many cells from where a field was built for it less than `REUSE_SECONDS` ago, and sees that
+spot in a straight line, is given that field, not a new one: it costs a field every few
+cells, not every cell. Boids that see the target still steer at it exactly; the others
+follow the way to where it was, from where they see it. A threat's flee map is not reused:
+a fleeing school's way out of a corner depends on where the threat is now."""
+REUSE_SECONDS = 0.25
+"""A field is reused (`REUSE_CELLS`) for this long after it was built: a target that stops
+gets its own field soon after."""
 # Fields grow in slots of this many at a time.
 _FIRST_SLOTS = 4
 
@@ -76,6 +87,9 @@ class _Entry:
     used: int
     complete: bool
     until: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    x: float = math.nan  # where its target was when it was built
+    y: float = math.nan
+    built: int = 0  # the step it was built in
 
 
 Key = tuple[str, int, float]
@@ -176,12 +190,20 @@ class Navigator:
         return self._seek_slot(grid, x, y, limit, until)
 
     def _seek_slot(
-        self, grid: NavGrid, x: float, y: float, limit: float, until: IntArray | None
-    ) -> int:
+        self, grid: NavGrid, x: float, y: float, limit: float, until: IntArray | None,
+        reuse: bool = False,
+    ) -> int:  # fmt: skip
+        """`seek_slot`; with `reuse`, a field built for a spot near (x, y) will do (see
+        `REUSE_CELLS`)."""
         cx, cy = grid.cell_of(x, y)
         key = ("seek", cy * grid.nx + cx, float(limit))
         entry = self._entries.get(key)
         needs = np.zeros(0, np.int64) if until is None else until
+        if entry is None and reuse:
+            near = self._near_field(grid, limit, x, y)
+            if near is not None and (near.complete or self._covers(near, needs)):
+                near.used = self._now()
+                return near.slot
         if entry is not None and (entry.complete or self._covers(entry, needs)):
             entry.used = self._now()
             return entry.slot
@@ -193,6 +215,7 @@ class Navigator:
         if until is not None:
             needs = np.union1d(entry.until, needs)
         entry.until, entry.used = needs, self._now()
+        entry.built, entry.x, entry.y = self._now(), x, y
         stop = needs if until is not None else np.zeros(0, np.int64)
         entry.complete = build_seek(grid, self.pool[entry.slot], x, y, limit, stop)
         self.builds += 1
@@ -223,7 +246,9 @@ class Navigator:
         return slot
 
     def seek_slots(self, targets: FloatArray, limits: FloatArray) -> IntArray:
-        """`seek_slot` of each target (row) with its limit; all -1 when not `active`.
+        """`seek_slot` of each target (row) with its limit; all -1 when not `active`. These
+        are the fields of moving agents (leaders, food, attractors): a field built for a
+        spot within `REUSE_CELLS` cells of a target that the target sees will do.
 
         Raises:
             ValueError: `targets` is not an (n, 2) array of finite numbers, or `limits` not
@@ -236,7 +261,7 @@ class Navigator:
         if not self.enabled or not len(grid.field):
             return slots
         for k, ((x, y), limit) in enumerate(zip(targets.tolist(), limits.tolist(), strict=True)):
-            slots[k] = self._seek_slot(grid, x, y, limit, None)
+            slots[k] = self._seek_slot(grid, x, y, limit, None, reuse=True)
         return slots
 
     def sample(
@@ -359,6 +384,30 @@ class Navigator:
     # --- internals ----------------------------------------------------------------------
     def _now(self) -> int:
         return self.flock.step_state.number
+
+    def _near_field(self, grid: NavGrid, limit: float, x: float, y: float) -> "_Entry | None":
+        """The field with this `limit` built for the spot nearest (x, y) within
+        `REUSE_CELLS` cells in the last `REUSE_SECONDS`, if (x, y) sees that spot in a
+        straight line."""
+        most = REUSE_CELLS * max(grid.cell_w, grid.cell_h)
+        flock = self.flock
+        oldest = self._now() - REUSE_SECONDS / (flock.step_state.dt or flock.config.dt)
+        best, best_distance = None, math.inf
+        for (k, _, r), entry in self._entries.items():
+            if k == "seek" and r == limit and entry.built >= oldest:
+                dx, dy = self._offsets(np.array([(x, y)]), entry.x, entry.y)[0]
+                distance = math.hypot(dx, dy)
+                if distance <= most and distance < best_distance:
+                    best, best_distance = entry, distance
+        if best is None or not self._sees(grid, (x, y), (best.x, best.y)):
+            return None
+        return best
+
+    def _sees(self, grid: NavGrid, point: tuple[float, float], spot: tuple[float, float]) -> bool:
+        """Whether the straight line from `point` to `spot` (the short way) is free."""
+        start = np.array([point])
+        offset = self._offsets(start, *spot)
+        return bool(first_hit(grid.field, start, start + offset).obstacle[0] < 0)
 
     def _covers(self, entry: _Entry, cells: IntArray) -> bool:
         """Whether the field of `entry` reached every one of `cells` (or they are blocked)."""
