@@ -3,7 +3,7 @@
 Each flock has one `Navigator` (`navigator(flock)`). It cuts the world into cells
 (`shoal.systems.obstacles.nav_grid`), and keeps fields towards targets (leaders, food,
 attractors, prey) and flee maps from threats, each built once and shared by every boid that
-needs it, rebuilt when its target moves to another cell (a moving agent's: more than
+needs it, rebuilt when its target moves to another cell (a moving agent's or threat's: more than
 `REUSE_CELLS` cells, or out of sight of where it was) or the obstacles change::
 
     nav = navigator(flock)
@@ -48,12 +48,12 @@ if TYPE_CHECKING:
 MAX_FIELDS = 256
 """Fields kept at once; a target that would need more in one step is sought straight."""
 REUSE_CELLS = 2.0
-"""A moving target (a leader, sinking food, an attractor: `seek_slots`) that is at most this
-many cells from where a field was built for it less than `REUSE_SECONDS` ago, and sees that
-spot in a straight line, is given that field, not a new one: it costs a field every few
-cells, not every cell. Boids that see the target still steer at it exactly; the others
-follow the way to where it was, from where they see it. A threat's flee map is not reused:
-a fleeing school's way out of a corner depends on where the threat is now."""
+"""A moving target (a leader, sinking food, an attractor: `seek_slots`) or threat
+(`flee_slot`) that is at most this many cells from where a field was built for it less than
+`REUSE_SECONDS` ago, and sees that spot in a straight line, is given that field, not a new
+one: it costs a field every few cells, not every cell. Boids that see the target still
+steer at it exactly; the others follow the way to where it was, from where they see it (a
+flee map: away from where the threat was, at most 2 cells off)."""
 REUSE_SECONDS = 0.25
 """A field is reused (`REUSE_CELLS`) for this long after it was built: a target that stops
 gets its own field soon after."""
@@ -87,7 +87,7 @@ class _Entry:
     used: int
     complete: bool
     until: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
-    x: float = math.nan  # where its target was when it was built
+    x: float = math.nan  # where its target (or threat) was when it was built
     y: float = math.nan
     built: int = 0  # the step it was built in
 
@@ -200,7 +200,7 @@ class Navigator:
         entry = self._entries.get(key)
         needs = np.zeros(0, np.int64) if until is None else until
         if entry is None and reuse:
-            near = self._near_field(grid, limit, x, y)
+            near = self._near_field(grid, "seek", limit, x, y)
             if near is not None and (near.complete or self._covers(near, needs)):
                 near.used = self._now()
                 return near.slot
@@ -223,7 +223,8 @@ class Navigator:
 
     def flee_slot(self, x: float, y: float, radius: float) -> int:
         """The pool slot of the flee map of a threat at (x, y) out to `radius`; -1 if none
-        is free.
+        is free. A map built for a spot within `REUSE_CELLS` cells that (x, y) sees will do
+        (a threat moves on every step).
 
         Raises:
             ValueError: x or y is not a finite number, or `radius` is not > 0.
@@ -234,13 +235,15 @@ class Navigator:
         cx, cy = grid.cell_of(x, y)
         key = ("flee", cy * grid.nx + cx, float(radius))
         entry = self._entries.get(key)
+        if entry is None:
+            entry = self._near_field(grid, "flee", radius, x, y)
         if entry is not None:
             entry.used = self._now()
             return entry.slot
         slot = self._slot()
         if slot < 0:
             return -1
-        self._entries[key] = _Entry(slot, self._now(), True)
+        self._entries[key] = _Entry(slot, self._now(), True, x=x, y=y, built=self._now())
         build_flee(grid, self.pool[slot], x, y, radius)
         self.builds += 1
         return slot
@@ -385,16 +388,18 @@ class Navigator:
     def _now(self) -> int:
         return self.flock.step_state.number
 
-    def _near_field(self, grid: NavGrid, limit: float, x: float, y: float) -> "_Entry | None":
-        """The field with this `limit` built for the spot nearest (x, y) within
-        `REUSE_CELLS` cells in the last `REUSE_SECONDS`, if (x, y) sees that spot in a
-        straight line."""
+    def _near_field(
+        self, grid: NavGrid, kind: str, reach: float, x: float, y: float
+    ) -> "_Entry | None":
+        """The field of `kind` ("seek" or "flee") with this limit or radius (`reach`) built
+        for the spot nearest (x, y) within `REUSE_CELLS` cells in the last `REUSE_SECONDS`,
+        if (x, y) sees that spot in a straight line."""
         most = REUSE_CELLS * max(grid.cell_w, grid.cell_h)
         flock = self.flock
         oldest = self._now() - REUSE_SECONDS / (flock.step_state.dt or flock.config.dt)
         best, best_distance = None, math.inf
         for (k, _, r), entry in self._entries.items():
-            if k == "seek" and r == limit and entry.built >= oldest:
+            if k == kind and r == reach and entry.built >= oldest:
                 dx, dy = self._offsets(np.array([(x, y)]), entry.x, entry.y)[0]
                 distance = math.hypot(dx, dy)
                 if distance <= most and distance < best_distance:
