@@ -64,11 +64,7 @@ _PARTS = {  # stage (or part) → (what the player reads under the bar, weight)
     "LifecycleSystem": ("catches and food", 4.0),
     "measures": ("queries and metrics", 14.0),
 }
-_COMPILE_GROUPS = (
-    {"NeighbourSystem", "SteeringSystem"},
-    {"NeighbourSystem", "SeekingSystem", "ObstacleSystem", "MotionSystem", "CollisionSystem",
-     "LifecycleSystem", "measures"},
-)  # fmt: skip
+_COMPILE_GROUPS = ({"NeighbourSystem", "SteeringSystem"}, set(_PARTS) - {"SteeringSystem"})
 """Two groups of about the same compile time, for `_compile_group`: the steering alone
 against the rest (each also runs the neighbour stage, cheap, which the others read)."""
 _SECOND_TANK = 0.05  # its parts' weight, as a share of the first's
