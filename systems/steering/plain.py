@@ -257,6 +257,9 @@ def nearest_images(
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy", inline="always")
 def _nearest_along(m: int, values: FloatArray, centre: float, size: float, to: FloatArray) -> None:
+    # `maths.wrap_offset`'s formula, applied to the copy rather than to the offset: a copy
+    # that needs no move stays the very number copied (centre + offset need not be), so a
+    # boid's own copy stays exactly on it.
     inv_size = 1.0 / size
     for t in range(m):
         to[t] = values[t] - size * np.floor((values[t] - centre) * inv_size + 0.5)
