@@ -157,25 +157,29 @@ def canvas(seed: int = 0, count: int = 70) -> Recipe:
 
 # --- 002 ---------------------------------------------------------------------------------------
 def leader(seed: int = 0, count: int = 50) -> Recipe:
-    """Post 002 (Unity): every boid heads for a leader (and harder when farther than 120
-    px), moves with the flock's mean velocity and away from the flock's centre; noise scales
-    each frame's change; speed within [60, 120] px/s (the post's data asset is not shown:
-    these are the recipe's values, weights 1).
+    """Post 002 (Unity): every boid is drawn to a leader (twice as hard when farther than 120
+    px), adds the flock's mean velocity and is pushed from the flock's centre by its
+    distance from it; noise scales each frame's change; speed within [60, 120] px/s (the
+    post's data asset is not shown: these are the recipe's values, weights 1).
 
-    Here: leader following (settling on the leader, no distance behind it), a negative
-    cohesion over the whole flock (away from its centre, growing with the distance as the
-    post's), strong alignment, a cruise at the top speed (the post adds the mean velocity
-    every frame, which keeps the flock at its top speed) and wander for the noise. The
-    leader is an agent: move its `Position` (setup.agents["leader"]).
+    Here: a ``spring`` pull to the leader (`LEADER_PULLS`), a negative spring cohesion over
+    the whole flock (its centre without the boid itself: (count - 1) / count of the post's) and
+    alignment. The post's change per frame is the rules' mean (1/4) times the noise, whose
+    mean, 1/2, stands for it: 60 × 1/8 = 7.5 per second. Adding the flock's mean velocity
+    (1/8 of the speed a frame) drives every boid past its top speed, and the clamp back to
+    it takes that share off the turn every other rule asks for: the weights are 7.5 × 8/9.
+    The cruise at the top speed, closed within a frame, keeps the boids there as the post's
+    clamp does. The leader is an agent: move its `Position` (setup.agents["leader"]).
     """
     seed, count = _checked("recipes.leader", seed, count)
     config = FlockConfig(1280.0, 720.0, "contain", seed=seed, dt=DT)
+    weight = 60.0 / 8.0 * 8.0 / 9.0
     species = Species(
         "boid", steering="accumulate", perception_radius=2000.0, separation_radius=0.0,
-        fov_degrees=360.0, alignment_weight=8.0, cohesion_weight=-7.5, min_speed=60.0,
-        max_speed=120.0, cruise_speed=120.0, cruise_rate=4.0, max_force=math.inf,
-        max_turn_rate=math.inf, leader_weight=8.0, follow_distance=0.0, leader_range=120.0,
-        leader_clearance=0.0, wander_weight=0.5, wander_rate=1.5,
+        fov_degrees=360.0, alignment_weight=weight, cohesion_weight=-weight * (count - 1) / count,
+        min_speed=60.0, max_speed=120.0, cruise_speed=120.0, cruise_rate=600.0,
+        max_force=math.inf, max_turn_rate=math.inf, leader_weight=weight,
+        leader_pull="spring", leader_range=120.0,
     )  # fmt: skip
 
     def populate(flock: Flock) -> dict[str, int]:
@@ -196,7 +200,9 @@ def prey(seed: int = 0, count: int = 60) -> Recipe:
     As in the post, the acceleration is kept from frame to frame (``acceleration="kept"``:
     the post never resets it, so the steering of every frame so far adds up) and the rules'
     pushes add up without a cap on their sum (``force_cap="rules"``). The prey is an
-    `Attractor` whose dead radius no boid ever enters (the post only stops pulling there).
+    `Attractor` that draws at full strength up to its dead radius (``arrive=False``), as the
+    post's does, and whose dead radius no boid ever enters (the post only stops pulling
+    there).
     """
     seed, count = _checked("recipes.prey", seed, count)
     side = 2400.0  # the post's plane has no edge: a torus wide enough that none meet
@@ -216,7 +222,8 @@ def prey(seed: int = 0, count: int = 60) -> Recipe:
         direction = rng.uniform(-1.0, 1.0, (count, 2))
         flock.spawn("boid", pos, direction / np.linalg.norm(direction, axis=1)[:, None] * 600)
         entity = esper.create_entity(
-            Position(centre, centre), Attractor(radius=side, dead_radius=10.0, weight=1.0)
+            Position(centre, centre),
+            Attractor(radius=side, dead_radius=10.0, weight=1.0, arrive=False),
         )
         return {"prey": entity}
 

@@ -88,12 +88,17 @@ class Attractor:
         dead_radius: boids come no closer than this (px, >= 0, < radius).
         weight: strength, times the species' `food_weight`.
         species: who it draws (empty: every species).
+        arrive: True: a boid slows down over the last 3 × dead_radius px before the dead
+            radius (Reynolds' arrival; at least 3 px); False: it is drawn at full strength
+            up to the dead radius, which holds it off (source post 003's prey), and swarms
+            round it rather than settling.
     """
 
     radius: float = 200.0
     dead_radius: float = 40.0
     weight: float = 1.0
     species: tuple[str, ...] = ()
+    arrive: bool = True
 
     def __post_init__(self) -> None:
         _non_negative("Attractor", "radius", self.radius, positive=True)
@@ -102,6 +107,8 @@ class Attractor:
         if self.dead_radius >= self.radius:
             raise ValueError(f"Attractor: dead_radius = {self.dead_radius} must be < radius")
         _species_names("Attractor", self.species)
+        if not isinstance(self.arrive, bool):
+            raise ValueError(f"Attractor: arrive = {shown(self.arrive)} must be True or False")
 
 
 @dataclass(slots=True)

@@ -45,6 +45,14 @@ needs: a spring holds it at r = v / √weight only against an equal pull from th
 so a school that swims off as one keeps on; a steady pull turns every boid on a circle of r
 = v / weight, and the school mills (the ``mill`` preset)."""
 
+LEADER_PULLS = ("settle", "spring")
+"""How a follower is drawn to its leader: ``settle``: it heads back at full speed from beyond
+``leader_range``, and nearer it settles ``follow_distance`` behind the leader at the
+leader's speed, out of the leader's lane (the game's school); ``spring``: it is pulled in
+proportion to its distance from the leader (leader_weight px/s² for each px), twice as hard
+beyond ``leader_range`` (source post 002: a rule towards the leader, and one more towards it
+when the boid is too far); it never settles, and keeps swimming through and round it."""
+
 SEPARATION_COMBINES = ("sum", "mean")
 """How the pushes of several close neighbours make one separation: their sum, or their mean
 over the neighbours (walls counted as neighbours included) inside the separation radius."""
@@ -260,6 +268,13 @@ class Species:
     )
     leader_clearance: float = param(
         40.0, "px", "followers leave a lane this wide in front of the leader", low=0.0
+    )
+    leader_pull: str = param(
+        "settle",
+        "",
+        "how a follower is drawn to its leader (see LEADER_PULLS)",
+        choices=LEADER_PULLS,
+        pack=_index_in(LEADER_PULLS),
     )
     food_weight: float = param(
         1.5, "×", "weight of seeking food and attractors", note="0: ignore food"

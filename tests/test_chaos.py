@@ -161,8 +161,9 @@ class Scene:
         leader = Leader((self.name(0),) if only_first else ())
         self.agents.append(esper.create_entity(Position(*self.at(*where)), Velocity(60, 0), leader))
 
-    def do_attractor(self, where: tuple[float, float]) -> None:
-        self.agents.append(esper.create_entity(Position(*self.at(*where)), Attractor()))
+    def do_attractor(self, where: tuple[float, float], arrive: bool) -> None:
+        attractor = Attractor(arrive=arrive)
+        self.agents.append(esper.create_entity(Position(*self.at(*where)), attractor))
 
     def do_remove_agent(self, u: float) -> None:
         alive = [e for e in self.agents if esper.entity_exists(e)]

@@ -1,5 +1,6 @@
 """Boids sense food, stop short of it, bite it (one event per bite) and finish it."""
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -88,6 +89,20 @@ def test_attractor_draws_boids_but_they_stop_short() -> None:
     assert len(flock) == 30  # and nobody ate it
 
 
+@pytest.mark.parametrize(("arrive", "share"), [(True, 0.5), (False, 1.0)])
+def test_an_attractor_draws_at_full_strength_to_its_dead_radius_unless_it_arrives(
+    arrive: bool, share: float
+) -> None:
+    # A boid at rest 15 px short of the dead radius (10 px): arriving, it asks for half its
+    # top speed there (it slows over the last 3 × 10 px); not (post 003), for all of it.
+    sp = Species("fish", max_force=math.inf, food_weight=1.0, min_speed=0.0, max_speed=100.0)
+    flock = install(FlockConfig(width=800, height=600, dt=1 / 60), [sp])
+    flock.spawn("fish", np.array([[375.0, 300.0]]), np.zeros((1, 2)))
+    esper.create_entity(Position(400, 300), Attractor(radius=100, dead_radius=10, arrive=arrive))
+    flock.step()
+    assert flock.velocities[0] == pytest.approx((100.0 * share / 60, 0.0), rel=1e-9, abs=1e-12)
+
+
 def test_bad_food_is_refused() -> None:
     with pytest.raises(ValueError, match="bites"):
         Food(bites=0)
@@ -95,3 +110,5 @@ def test_bad_food_is_refused() -> None:
         Food(radius=float("nan"))
     with pytest.raises(ValueError, match="dead_radius"):
         Attractor(radius=10, dead_radius=20)
+    with pytest.raises(ValueError, match=r"^Attractor: arrive = 'no' must be True or False$"):
+        Attractor(arrive="no")  # type: ignore[arg-type]

@@ -1,5 +1,7 @@
-"""Followers settle behind their leader, clear its path, and switch when it changes."""
+"""Followers settle behind their leader, clear its path, and switch when it changes; or,
+with a spring pull, are drawn by their distance from it."""
 
+import math
 from typing import Any
 
 import esper
@@ -53,6 +55,23 @@ def test_followers_clear_the_leaders_path() -> None:
     ahead = flock.positions[:, 0] > esper.component_for_entity(leader, Position).x
     lane = flock.species["fish"].leader_clearance
     assert not np.any(ahead & (lateral < lane * 0.5))
+
+
+@pytest.mark.parametrize(("distance", "factor"), [(50.0, 1.0), (100.0, 1.0), (200.0, 2.0)])
+def test_a_spring_pull_grows_with_the_distance_and_doubles_out_of_range(
+    distance: float, factor: float
+) -> None:
+    # Post 002: a rule towards the leader by the offset, and one more beyond the range.
+    sp = Species(
+        "fish", steering="accumulate", leader_pull="spring", leader_weight=3.0,
+        leader_range=150.0, min_speed=0.0, max_speed=1e4, max_force=math.inf,
+    )  # fmt: skip
+    flock = install(FlockConfig(width=2000, height=2000, dt=1 / 60), [sp])
+    flock.spawn("fish", np.array([[1000.0 - distance, 1000.0]]), np.zeros((1, 2)))
+    esper.create_entity(Position(1000, 1000), Velocity(SPEED, 0), Leader())
+    flock.step()
+    pull = 3.0 * distance * factor / 60
+    assert flock.velocities[0] == pytest.approx((pull, 0.0), rel=1e-9, abs=1e-12)
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 refuses bad arguments, and matches a port of its post's own code (tests/sources.py) in
 spacing, speed and polarization within 15 %; 003's dead radius is never entered.
 
-``python tests/recipe_compare.py`` prints the comparison table.
+``python tests/recipe_compare.py`` prints the comparison table. A measure that varies from
+seed to seed far beyond 15 % is compared as a mean over seeds (`recipe_compare.SEED_MEANS`).
 """
 
 import math
@@ -50,35 +51,6 @@ def test_a_recipe_refuses_a_bad_size(name: str, field: str, value: object) -> No
         RECIPES[name](**{field: value})
 
 
-# What the recipes do not match yet (measured with recipe_compare.py, seed 0, 20 s): 002's
-# spacing (13.6 against 4.8 px) and speed (60 against 120 px/s): the recipe's leader settles
-# the flock where the post's all pile onto the leader at top speed; 003's polarization (0.17
-# against 0.25; over seeds 0-5, 0.16 against 0.23, lower in every seed): shoal's attractor
-# slows a boid as it arrives at the dead radius, the post's pulls at full strength up to it.
-# 003's spacing and speed match since its acceleration is kept from frame to frame and its
-# rules' sum is not capped, as in the post (78 against 74 px, 559 against 576 px/s).
-NOT_YET = {
-    ("leader", "spacing"),
-    ("leader", "speed"),
-    ("prey", "polarization"),
-}
-
-# A loose swarm's polarization varies from seed to seed far beyond 15 % (000 over seeds
-# 0-9: 0.11-0.40, its port's 0.11-0.33; at seed 0 alone 0.25 against 0.17): it is compared
-# as the mean over these seeds of the last 10 s (measured: 0.211 against the port's 0.190).
-SWARM_SEEDS = {"virtual_walls": range(10)}
-SWARM_TAIL = 600
-
-
-def cases() -> list[object]:
-    marked = pytest.mark.xfail(strict=True, reason="the recipe does not match its post yet")
-    return [
-        pytest.param(name, measure, marks=marked) if (name, measure) in NOT_YET else (name, measure)
-        for name in RECIPES
-        for measure in recipe_compare.MEASURES
-    ]
-
-
 _measured: dict[str, tuple[recipe_compare.Measures, recipe_compare.Measures, float]] = {}
 
 
@@ -90,19 +62,12 @@ def measured(name: str) -> tuple[recipe_compare.Measures, recipe_compare.Measure
     return _measured[name]
 
 
-def swarm_polarization(name: str) -> tuple[float, float]:
-    """The recipe's and the port's polarization, means over `SWARM_SEEDS`."""
-    seeds = SWARM_SEEDS[name]
-    ours = [recipe_compare.recipe(name, s, SWARM_TAIL)[0]["polarization"] for s in seeds]
-    theirs = [recipe_compare.port(name, s, SWARM_TAIL)["polarization"] for s in seeds]
-    return sum(ours) / len(ours), sum(theirs) / len(theirs)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "measure"), cases())
+@pytest.mark.parametrize("measure", recipe_compare.MEASURES)
+@pytest.mark.parametrize("name", list(RECIPES))
 def test_a_recipe_matches_its_post(name: str, measure: str) -> None:
-    if measure == "polarization" and name in SWARM_SEEDS:
-        ours, theirs = swarm_polarization(name)
+    if (name, measure) in recipe_compare.SEED_MEANS:
+        ours, theirs = recipe_compare.seed_means(name, measure)
         assert abs(ours - theirs) <= TOLERANCE * theirs, (ours, theirs)
         return
     measures, port_measures, _ = measured(name)

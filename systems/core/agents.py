@@ -12,6 +12,7 @@ import numpy as np
 
 from shoal.components import Attractor, Food, Leader, Position, Predator, Prey, Velocity
 from shoal.systems.core.ecs import entities_with
+from shoal.systems.core.maths import slowing_before
 from shoal.systems.core.species_table import SpeciesTable
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
@@ -23,7 +24,9 @@ class AgentArrays:
     `concerns[k, s]` is True when agent k concerns species s. `radius` and `inner` are the
     agent's own sizes (food: radius and 0; attractor: radius and dead radius; predator: catch
     radius; prey: radius; otherwise 0).
-    `weight` is the attractor weight (1 for the others).
+    `weight` is the attractor weight (1 for the others). `slowing`: how far short of its
+    edge (food's radius, an attractor's dead radius) a boid coming to it starts to slow
+    down (0: it does not; see `Attractor.arrive`).
     """
 
     entities: IntArray
@@ -32,6 +35,7 @@ class AgentArrays:
     radius: FloatArray
     inner: FloatArray
     weight: FloatArray
+    slowing: FloatArray
     concerns: BoolArray
 
     def __len__(self) -> int:
@@ -52,6 +56,7 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
     radius = np.zeros(count)
     inner = np.zeros(count)
     weight = np.ones(count)
+    slowing = np.zeros(count)
     concerns = np.zeros((count, max(len(table), 1)), bool)
     masks: dict[tuple[str, ...], BoolArray] = {}  # most agents name the same species
     for k, (entity, (agent, position)) in enumerate(found):
@@ -59,7 +64,7 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
         velocity = esper.try_component(entity, Velocity)
         if velocity is not None:
             velocities[k] = velocity.xy
-        radius[k], inner[k], weight[k] = _sizes(agent)
+        radius[k], inner[k], weight[k], slowing[k] = _sizes(agent)
         names = agent.prey if isinstance(agent, Predator) else agent.species
         mask = masks.get(names)
         if mask is None:
@@ -67,7 +72,7 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
         concerns[k] = mask
     if not (np.all(np.isfinite(positions)) and np.all(np.isfinite(velocities))):
         raise ValueError(f"a {kind.__name__} entity has a non-finite Position or Velocity")
-    return AgentArrays(entities, positions, velocities, radius, inner, weight, concerns)
+    return AgentArrays(entities, positions, velocities, radius, inner, weight, slowing, concerns)
 
 
 def _none(species: int) -> AgentArrays:
@@ -77,23 +82,25 @@ def _none(species: int) -> AgentArrays:
         ints, floats, vectors = np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2))
         concerns = np.zeros((0, max(species, 1)), bool)
         none = _NONE[species] = AgentArrays(ints, vectors, vectors, floats, floats, floats,
-                                            concerns)  # fmt: skip
+                                            floats, concerns)  # fmt: skip
     return none
 
 
 _NONE: dict[int, AgentArrays] = {}
 
 
-def _sizes(agent: object) -> tuple[float, float, float]:
+def _sizes(agent: object) -> tuple[float, float, float, float]:
+    """An agent's radius, inner radius, weight and slowing distance (see `AgentArrays`)."""
     if isinstance(agent, Food):
-        return agent.radius, 0.0, 1.0
+        return agent.radius, 0.0, 1.0, slowing_before(agent.radius)
     if isinstance(agent, Attractor):
-        return agent.radius, agent.dead_radius, agent.weight
+        slowing = slowing_before(agent.dead_radius) if agent.arrive else 0.0
+        return agent.radius, agent.dead_radius, agent.weight, slowing
     if isinstance(agent, Predator):
-        return agent.catch_radius, 0.0, 1.0
+        return agent.catch_radius, 0.0, 1.0, 0.0
     if isinstance(agent, Prey):
-        return agent.radius, 0.0, 1.0
-    return 0.0, 0.0, 1.0
+        return agent.radius, 0.0, 1.0, 0.0
+    return 0.0, 0.0, 1.0, 0.0
 
 
 def _mask(

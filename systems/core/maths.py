@@ -48,6 +48,14 @@ def arrive(
 
 
 @numba.njit(cache=True)
+def slowing_before(edge: float) -> float:
+    """How far before an edge `edge` px short of a target (food's radius, an attractor's dead
+    radius, the follow distance) a boid arriving there starts to slow down: three times
+    that, at least 3 px."""
+    return max(edge, 1.0) * 3.0
+
+
+@numba.njit(cache=True)
 def turn_towards(heading: float, target: float, limit: float) -> float:
     """`heading` turned towards `target` (radians) by at most `limit`."""
     delta = (target - heading + math.pi) % (2.0 * math.pi) - math.pi

@@ -11,6 +11,7 @@ from shoal.components.species import (
     COHESION_PULLS,
     FALLOFFS,
     FORCE_CAPS,
+    LEADER_PULLS,
     SEPARATION_COMBINES,
     SPECIES_PARAMETERS,
     STEERING_STYLES,
@@ -54,6 +55,7 @@ P_LEADER_WEIGHT = COLUMNS["leader_weight"]
 P_FOLLOW_DISTANCE = COLUMNS["follow_distance"]
 P_LEADER_RANGE = COLUMNS["leader_range"]
 P_LEADER_CLEARANCE = COLUMNS["leader_clearance"]
+P_LEADER_PULL = COLUMNS["leader_pull"]  # index into LEADER_PULLS
 P_FOOD_WEIGHT = COLUMNS["food_weight"]
 P_FOOD_RANGE = COLUMNS["food_range"]
 P_FEAR_RADIUS = COLUMNS["fear_radius"]
@@ -82,6 +84,7 @@ FALLOFF_LINEAR = FALLOFFS.index("linear")
 FALLOFF_SOFT = FALLOFFS.index("soft")
 COMBINE_MEAN = SEPARATION_COMBINES.index("mean")
 PULL_STEADY = COHESION_PULLS.index("steady")
+LEADER_SPRING = LEADER_PULLS.index("spring")
 CAP_RULES = FORCE_CAPS.index("rules")
 ACCELERATION_KEPT = ACCELERATIONS.index("kept")
 WALLS_PUSH = WALL_STYLES.index("push")

@@ -1,9 +1,10 @@
 """The seeking kernel: each boid's reaction to leaders, food, attractors and predators.
 
-Phases per boid: leader (head back from afar, settle behind it, clear its path) → food
-(nearest sensed item: arrive at its edge) → attractors (arrive at their dead radius) →
-predators (evade with prediction; raises its alarm) → wander. Each term is clamped to the
-species' max force, weighted, and added to the boid's acceleration. A boid whose straight line
+Phases per boid: leader (head back from afar, settle behind it, clear its path; or a
+spring pull) → food (nearest sensed item: arrive at its edge) → attractors (arrive at, or
+be drawn at full strength to, their dead radius) → predators (evade with prediction; raises
+its alarm) → wander. Each term is clamped to the species' max force, weighted, and added to
+the boid's acceleration. A boid whose straight line
 to a leader, food or attractor is blocked by an obstacle steers along that target's flow
 field instead (`shoal.systems.obstacles.navigation`): round the obstacle, by the shortest way.
 """
@@ -12,8 +13,16 @@ import math
 
 import numba
 
-from shoal.systems.core.maths import MAX_PREDICTION, arrive, seek, wrap_offset
+from shoal.systems.core.maths import (
+    MAX_PREDICTION,
+    arrive,
+    clamp_length,
+    seek,
+    slowing_before,
+    wrap_offset,
+)
 from shoal.systems.core.species_table import (
+    LEADER_SPRING,
     P_BURST_FACTOR,
     P_FEAR_RADIUS,
     P_FLEE_WEIGHT,
@@ -21,6 +30,7 @@ from shoal.systems.core.species_table import (
     P_FOOD_RANGE,
     P_FOOD_WEIGHT,
     P_LEADER_CLEARANCE,
+    P_LEADER_PULL,
     P_LEADER_RANGE,
     P_LEADER_WEIGHT,
     P_MAX_FORCE,
@@ -33,9 +43,11 @@ from shoal.systems.obstacles.way_kernel import sample
 
 World = tuple[bool, float, float]
 """wrap, width, height."""
-Agents = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray]
-"""positions, velocities, radius, inner radius, weight, concerns, field slot (see
-`seek_agents`)."""
+Agents = tuple[
+    FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray
+]
+"""positions, velocities, radius, inner radius, weight, slowing, concerns, field slot (see
+`seek_agents` and `shoal.systems.core.agents.AgentArrays`)."""
 Nav = tuple[PoolArray, float, float, float, float]
 """The field pool (`shoal.systems.obstacles.navigation.Navigator.pool`), the cell size and
 the world's lower-left corner, where the cells start."""
@@ -85,12 +97,11 @@ def seek_agents(
     wrap, width, height = world
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0
-    leader_pos, leader_vel, _, _, _, leads, leader_slot = leaders
-    food_pos, _, food_radius, _, _, feeds, food_slot = food
-    attractor_pos, _, attractor_radius, attractor_dead, attractor_weight, draws, attractor_slot = (
-        attractors
-    )
-    predator_pos, predator_vel, _, _, _, scares, _ = predators
+    leader_pos, leader_vel, _, _, _, _, leads, leader_slot = leaders
+    food_pos, _, food_radius, _, _, food_slowing, feeds, food_slot = food
+    attractor_pos, _, attractor_radius, attractor_dead, attractor_weight = attractors[:5]
+    attractor_slowing, draws, attractor_slot = attractors[5:]
+    predator_pos, predator_vel, _, _, _, _, scares, _ = predators
     pool, cell_w, cell_h, left, bottom = nav
     for k in range(first, last):
         i = order[k]
@@ -124,7 +135,9 @@ def seek_agents(
             dy = wrap_offset(food_pos[k, 1] - y, height, inv_h)
             way, dx, dy = _navigate(pool, food_slot[k], cell_w, cell_h, wrap, lx, ly, dx, dy)
             if way != WAY_UNKNOWN:  # unknown: too far round to sense
-                fx, fy = _arrive_at_edge(dx, dy, food_radius[k], vx, vy, max_speed, max_force)
+                fx, fy = _arrive_at_edge(
+                    dx, dy, food_radius[k], food_slowing[k], vx, vy, max_speed, max_force
+                )
                 ax += weight * fx
                 ay += weight * fy
         # --- attractors: every one in range draws it, to its dead radius
@@ -138,7 +151,9 @@ def seek_agents(
             way, dx, dy = _navigate(pool, attractor_slot[k], cell_w, cell_h, wrap, lx, ly, dx, dy)
             if way == WAY_UNKNOWN:
                 continue
-            fx, fy = _arrive_at_edge(dx, dy, attractor_dead[k], vx, vy, max_speed, max_force)
+            fx, fy = _arrive_at_edge(
+                dx, dy, attractor_dead[k], attractor_slowing[k], vx, vy, max_speed, max_force
+            )
             ax += weight * attractor_weight[k] * fx
             ay += weight * attractor_weight[k] * fy
         # --- predators: evade each one inside the fear radius (the obstacle stage turns a
@@ -220,14 +235,28 @@ def _nearest(
 
 @numba.njit(cache=True)
 def _arrive_at_edge(
-    dx: float, dy: float, edge: float, vx: float, vy: float, max_speed: float, max_force: float
+    dx: float,
+    dy: float,
+    edge: float,
+    slowing: float,
+    vx: float,
+    vy: float,
+    max_speed: float,
+    max_force: float,
 ) -> tuple[float, float]:
-    """Arrival at the point `edge` short of offset (dx, dy): boids stop short of food."""
+    """Arrival at the point `edge` short of offset (dx, dy), slowing down inside `slowing`
+    px of it (0: a seek at full speed up to it): boids stop short of food."""
     d = math.sqrt(dx * dx + dy * dy)
     if d <= edge:
         return 0.0, 0.0
     scale = (d - edge) / d
-    return arrive(dx * scale, dy * scale, vx, vy, max_speed, max_force, max(edge, 1.0) * 3.0)
+    return arrive(dx * scale, dy * scale, vx, vy, max_speed, max_force, slowing)
+
+
+@numba.njit(cache=True)
+def _spring(dx: float, dy: float, factor: float, max_force: float) -> tuple[float, float]:
+    """A pull of `factor` × the offset (dx, dy), its length at most `max_force`."""
+    return clamp_length(factor * dx, factor * dy, max_force)
 
 
 @numba.njit(cache=True)
@@ -242,15 +271,19 @@ def _follow(
     lvy: float,
 ) -> tuple[float, float]:
     """Leader following, the leader at offset (dx, dy) moving at (lvx, lvy): back from
-    afar; else clear its lane, or settle behind it."""
+    afar; else clear its lane, or settle behind it (or, with a ``spring`` pull, drawn by
+    its distance, see `LEADER_PULLS`)."""
     max_speed = params[s, P_MAX_SPEED]
     max_force = params[s, P_MAX_FORCE]
     behind = params[s, P_FOLLOW_DISTANCE]
-    if dx * dx + dy * dy > params[s, P_LEADER_RANGE] ** 2:
+    far = dx * dx + dy * dy > params[s, P_LEADER_RANGE] ** 2
+    if int(params[s, P_LEADER_PULL]) == LEADER_SPRING:
+        return _spring(dx, dy, 2.0 if far else 1.0, max_force)
+    if far:
         return seek(dx, dy, vx, vy, max_speed, max_force)
     leader_speed = math.sqrt(lvx * lvx + lvy * lvy)
     if leader_speed == 0.0:  # no front or back: just stay near it
-        return _arrive_at_edge(dx, dy, behind, vx, vy, max_speed, max_force)
+        return _arrive_at_edge(dx, dy, behind, slowing_before(behind), vx, vy, max_speed, max_force)
     hx, hy = lvx / leader_speed, lvy / leader_speed
     ahead = -(dx * hx + dy * hy)  # how far in front of the leader the boid is
     side = -(dx * -hy + dy * hx)  # and to which side of its path (left > 0)

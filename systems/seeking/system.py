@@ -183,4 +183,4 @@ class SeekingSystem(FlockProcessor):
 def _agents(kind: AgentArrays, slots: IntArray) -> Agents:
     """One kind of agent as the kernel reads it (see `seek_agents`)."""
     return (kind.positions, kind.velocities, kind.radius, kind.inner, kind.weight,
-            kind.concerns, slots)  # fmt: skip
+            kind.slowing, kind.concerns, slots)  # fmt: skip
