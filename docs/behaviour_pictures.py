@@ -249,7 +249,7 @@ def predator_picture() -> None:
     )
     ax.legend(fontsize=8, loc="upper right")
     fig.suptitle(f"A predator (red, fear radius circled) swims through a school at 150 px/s "
-                 f"(seed 1; fish coloured by speed): the fastest fish {result.peak:.0f} px/s, "
+                 f"(seed 1; fish coloured by speed):\nthe fastest fish {result.peak:.0f} px/s, "
                  f"{result.burst_share:.0%} burst; every one of {result.lane_fish} fish in "
                  "its way went round it; the halves rejoin", fontsize=9)  # fmt: skip
     fig.tight_layout()

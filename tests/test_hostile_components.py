@@ -138,6 +138,12 @@ def agent_cases() -> list[Case]:
         r"Attractor: weight = ",
         labelled("weight", {"negative": -1.0, "NaN": NAN, "a str": "x"}),
     )
+    cases += sweep(
+        "Attractor",
+        keyword(Attractor, "arrive"),
+        r"Attractor: arrive = ",
+        labelled("arrive", {"a str": "no", "a number": 1, "None": None}),
+    )
     cases += sweep("Predator", keyword(Predator, "prey"), r"Predator: prey = ", {"a str": "a"})
     cases += sweep(
         "Predator",
