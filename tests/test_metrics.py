@@ -239,6 +239,14 @@ def test_group_count_two_far_clusters() -> None:
     assert group_count(np.vstack([a, b]), radius=30.0) == 2
 
 
+def test_group_count_on_a_torus_with_a_subnormal_radius() -> None:
+    # 20 px / 3e-309 px is an infinite number of cells (found by test_chaos: a species with a
+    # subnormal separation radius rejoining on a 20 px torus raised OverflowError).
+    points = np.array([[1.0, 1.0], [1.0, 1.0], [5.0, 5.0]])
+    assert group_count(points, 4.4e-309, (20.0, 20.0)) == 2
+    assert group_count(points, 4.4e-309) == 2
+
+
 def test_group_count_chain_is_one_group() -> None:
     chain = np.column_stack([np.arange(500) * 9.0, np.zeros(500)])
     assert group_count(chain, radius=10.0) == 1  # links of 0.9 radius

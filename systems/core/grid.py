@@ -84,8 +84,9 @@ def build_grid(
     if wrap:
         origin_x, origin_y = origin
         extent_x, extent_y = width, height
-        nx = max(1, min(int(width // radius), max_cells))
-        ny = max(1, min(int(height // radius), max(1, max_cells // nx)))
+        # Capped before the int: a subnormal radius makes width // radius infinite.
+        nx = max(1, int(min(width // radius, max_cells)))
+        ny = max(1, int(min(height // radius, max(1, max_cells // nx))))
     else:
         origin_x, origin_y, top_x, top_y = _bounds(positions) if n else (0.0, 0.0, 0.0, 0.0)
         extent_x, extent_y = top_x - origin_x, top_y - origin_y
