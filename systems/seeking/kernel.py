@@ -254,12 +254,6 @@ def _arrive_at_edge(
 
 
 @numba.njit(cache=True)
-def _spring(dx: float, dy: float, factor: float, max_force: float) -> tuple[float, float]:
-    """A pull of `factor` × the offset (dx, dy), its length at most `max_force`."""
-    return clamp_length(factor * dx, factor * dy, max_force)
-
-
-@numba.njit(cache=True)
 def _follow(
     params: FloatArray,
     s: int,
@@ -277,8 +271,9 @@ def _follow(
     max_force = params[s, P_MAX_FORCE]
     behind = params[s, P_FOLLOW_DISTANCE]
     far = dx * dx + dy * dy > params[s, P_LEADER_RANGE] ** 2
-    if int(params[s, P_LEADER_PULL]) == LEADER_SPRING:
-        return _spring(dx, dy, 2.0 if far else 1.0, max_force)
+    if int(params[s, P_LEADER_PULL]) == LEADER_SPRING:  # the offset, twice from afar
+        factor = 2.0 if far else 1.0
+        return clamp_length(factor * dx, factor * dy, max_force)
     if far:
         return seek(dx, dy, vx, vy, max_speed, max_force)
     leader_speed = math.sqrt(lvx * lvx + lvy * lvy)
