@@ -81,10 +81,12 @@ def _clique_cell(radius: float, size: tuple[float, float] | None) -> float:
     them; ask for a size that already divides both sides into whole cells.
     """
     cell = radius / (math.sqrt(2.0) * _CELL_SLACK)
-    counts = [side / cell for side in size] if size is not None else []
+    if size is None:
+        return cell
+    counts = [side / cell for side in size]
     # A subnormal radius divides a side into infinitely many cells (a float's ceil of inf
     # raised): the grid caps the number of its cells anyway, so ask for the cell as it is.
-    if size is None or not all(math.isfinite(count) for count in counts):
+    if not all(math.isfinite(count) for count in counts):
         return cell
     fits = min(side / math.ceil(count) for side, count in zip(size, counts, strict=True))
     return fits / _CELL_SLACK

@@ -99,8 +99,8 @@ def seek_agents(
     inv_h = 1.0 / height if wrap else 0.0
     leader_pos, leader_vel, _, _, _, _, leads, leader_slot = leaders
     food_pos, _, food_radius, _, _, food_slowing, feeds, food_slot = food
-    attractor_pos, _, attractor_radius, attractor_dead, attractor_weight = attractors[:5]
-    attractor_slowing, draws, attractor_slot = attractors[5:]
+    (attractor_pos, _, attractor_radius, attractor_dead, attractor_weight, attractor_slowing,
+     draws, attractor_slot) = attractors  # fmt: skip
     predator_pos, predator_vel, _, _, _, _, scares, _ = predators
     pool, cell_w, cell_h, left, bottom = nav
     for k in range(first, last):
