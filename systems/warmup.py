@@ -38,9 +38,11 @@ from shoal.components import (
 )
 from shoal.components import arguments as check
 from shoal.systems.core.config import FlockConfig
+from shoal.systems.core.drawing import between_into, headings_into, smooth_into
 from shoal.systems.core.ecs import in_world
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.kernel_cache import cached
+from shoal.systems.core.store import FloatArray
 from shoal.systems.install import STAGES, install
 from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
@@ -248,6 +250,19 @@ def _measure(flock: Flock) -> None:
     nav.way_to((100.0, 140.0), [(100.0, 60.0)])
     nav.waypoint((100.0, 140.0), (100.0, 60.0), 20.0)
     nav.sample(np.array([nav.flee_slot(100.0, 140.0, 80.0)]), np.array([(100.0, 60.0)]))
+    _draw(positions, velocities)
+
+
+def _draw(positions: FloatArray, velocities: FloatArray) -> None:
+    """The render stage's kernels (`shoal.systems.core.drawing`), called here with the
+    types it gives them: the warm-up itself never imports arcade."""
+    positions, velocities = positions.copy(), velocities.copy()
+    angles, drawn = np.empty(len(positions)), np.empty(len(positions))
+    headings_into(velocities, angles)
+    smooth_into(angles, angles, np.ones(len(angles)), np.zeros(len(angles), bool), 75.0, drawn)
+    between_into(
+        positions, positions, angles, drawn, 0.5, (200.0, 200.0, 0.0, 0.0), positions, angles
+    )
 
 
 def _populate(flock: Flock) -> None:

@@ -8,6 +8,7 @@ import itertools
 import math
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 os.environ["ARCADE_HEADLESS"] = "1"  # before arcade is imported anywhere
 
@@ -26,12 +27,11 @@ from shoal.systems.render.headings import (
     MAX_LAG,
     blend_factors,
     heading_degrees,
-    lerp_angles,
     smooth_headings,
     still,
     wrap_degrees,
 )
-from shoal.systems.render.interpolation import DrawHistory, lerp_positions
+from shoal.systems.render.interpolation import DrawHistory
 from shoal.systems.render.looks import (
     FISH_HEAD,
     FISH_SIZE,
@@ -115,13 +115,25 @@ def facing(pixels: Pixels, x: float, y: float) -> npt.NDArray[np.float64]:
 
 
 # --- headings: the filter on its own ------------------------------------------------------
+def test_headings_are_numpys_arctan2_within_a_millionth_of_a_degree() -> None:
+    """The compiled atan2 (a series, `shoal.systems.core.drawing`) against numpy's, on
+    random velocities of every size and direction and on the axes and diagonals."""
+    rng = np.random.default_rng(7)
+    velocities = rng.normal(size=(20_000, 2)) * 10.0 ** rng.uniform(-6, 6, (20_000, 1))
+    exact = np.array([[1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [-1, 1], [-1, -1], [1, -1]])
+    velocities = np.vstack([velocities, exact * 3.0])
+    expected = np.degrees(-np.arctan2(velocities[:, 1], velocities[:, 0]))
+    angles = heading_degrees(velocities)
+    np.testing.assert_allclose(angles, expected, rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(angles[-8:], [0, -90, -180, 90, -45, -135, 135, 45])
+
+
 def test_heading_filter_turns_the_short_way_round() -> None:
     drawn, target = np.array([170.0, -170.0, 10.0]), np.array([-170.0, 170.0, -10.0])
     half = smooth_headings(drawn, target, np.full(3, 0.5))
     np.testing.assert_allclose(np.abs(wrap_degrees(half)), [180.0, 180.0, 0.0], atol=1e-9)
-    np.testing.assert_allclose(
-        np.abs(wrap_degrees(lerp_angles(drawn, target, 0.5))), [180, 180, 0], atol=1e-9
-    )
+    _, between = history((0.0, 0.0), (0.0, 0.0), drawn, target).frame(0.5, None)
+    np.testing.assert_allclose(np.abs(wrap_degrees(between)), [180, 180, 0], atol=1e-9)
     snapped = smooth_headings(drawn, target, np.ones(3))
     np.testing.assert_allclose(wrap_degrees(snapped - target), 0.0, atol=1e-9)
 
@@ -145,11 +157,27 @@ def test_a_sudden_swerve_is_drawn_as_a_quick_turn_never_sideways() -> None:
     np.testing.assert_allclose(new, [170.0 - MAX_LAG, -120.0 + MAX_LAG, 0.3], atol=1e-9)
 
 
-def test_lerp_positions_crosses_a_torus_edge_the_short_way() -> None:
-    start, end = np.array([[310.0, 100.0]]), np.array([[6.0, 100.0]])  # crossed x = 320
-    np.testing.assert_allclose(lerp_positions(start, end, 0.5, (320.0, 240.0)), [[318.0, 100.0]])
-    np.testing.assert_allclose(lerp_positions(start, end, 0.75, (320.0, 240.0)), [[2.0, 100.0]])
-    np.testing.assert_allclose(lerp_positions(start, end, 0.5), [[158.0, 100.0]])  # no torus
+def history(
+    start: tuple[float, float], end: tuple[float, float], start_angles: Any, end_angles: Any
+) -> DrawHistory:
+    """A history of boids from `start` to `end` (all of them), turning between the angles."""
+    n = len(np.atleast_1d(start_angles))
+    return DrawHistory(
+        np.arange(n), np.array([start] * n), np.array([end] * n),
+        np.atleast_1d(np.asarray(start_angles, float)),
+        np.atleast_1d(np.asarray(end_angles, float)),
+    )  # fmt: skip
+
+
+def test_a_frame_crosses_a_torus_edge_the_short_way() -> None:
+    crossed = history((310.0, 100.0), (6.0, 100.0), 0.0, 0.0)  # crossed x = 320
+    torus = (320.0, 240.0)
+    np.testing.assert_allclose(crossed.frame(0.5, torus)[0], [[318.0, 100.0]])
+    np.testing.assert_allclose(crossed.frame(0.75, torus)[0], [[2.0, 100.0]])
+    np.testing.assert_allclose(crossed.frame(0.5, None)[0], [[158.0, 100.0]])  # no torus
+    # A torus whose corner is not at (0, 0): wrapped back into [-100, 220) × [50, 290).
+    shifted = history((210.0, 60.0), (-94.0, 280.0), 0.0, 0.0)
+    np.testing.assert_allclose(shifted.frame(0.75, torus, (-100.0, 50.0))[0], [[-98.0, 285.0]])
 
 
 def test_history_follows_entities_through_swap_remove() -> None:

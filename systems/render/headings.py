@@ -3,13 +3,15 @@
 A boid's velocity can swing a few degrees from step to step as neighbours come and go; drawn
 as is, a school shimmers. The drawn heading therefore follows the velocity heading through
 an exponential filter (a time constant per species), on the circle: the shortest way round,
-so 359° → 1° turns 2°, never 358° back. Everything here is vectorised numpy on arrays with one
-row per boid, and depends only on the fixed step, never on the display rate.
+so 359° → 1° turns 2°, never 358° back. Everything here works on arrays with one row per
+boid (the headings and the filter in compiled loops: `shoal.systems.core.drawing`), and
+depends only on the fixed step, never on the display rate.
 """
 
 import numpy as np
 import numpy.typing as npt
 
+from shoal.systems.core.drawing import headings_into, smooth_into
 from shoal.systems.core.store import FloatArray
 
 MAX_LAG = 75.0
@@ -26,9 +28,12 @@ def heading_degrees(velocities: FloatArray) -> FloatArray:
     """arcade angles (clockwise degrees) that turn a sprite drawn facing +x to its velocity.
 
     A boid's heading is atan2(vy, vx), counter-clockwise from +x; arcade 3's `Sprite.angle`
-    turns clockwise, hence the minus sign.
+    turns clockwise, hence the minus sign. Within 1.4e-7° of numpy's `arctan2`, over ten
+    times faster (`shoal.systems.core.drawing`).
     """
-    return np.degrees(-np.arctan2(velocities[:, 1], velocities[:, 0]))
+    angles = np.empty(len(velocities))
+    headings_into(_floats(velocities), angles)
+    return angles
 
 
 def still(velocities: FloatArray) -> npt.NDArray[np.bool_]:
@@ -82,29 +87,16 @@ def smooth_headings(
     Returns:
         New drawn angles in [-180, 180].
     """
-    turn = turn_between(drawn, targets)
-    lag = turn * (1.0 - factors)
-    np.clip(lag, -MAX_LAG, MAX_LAG, out=lag)
-    turn -= lag
-    if hold is not None:
-        turn[hold] = 0.0
-    turn += drawn
-    return wrap_degrees(turn)
+    n = len(drawn)
+    angles = np.empty(n)
+    keep = np.zeros(n, bool) if hold is None else np.ascontiguousarray(hold, bool)
+    smooth_into(_floats(drawn), _floats(targets), _floats(factors), keep, MAX_LAG, angles)
+    return angles
 
 
-def lerp_angles(start: FloatArray, end: FloatArray, alpha: float) -> FloatArray:
-    """Angles `alpha` of the way from `start` to `end`, turning the shortest way.
-
-    The result may leave [-180, 180] by up to 180° (arcade takes any angle).
-    """
-    if alpha >= 1.0:
-        return end
-    if alpha <= 0.0:
-        return start
-    turn = turn_between(start, end)
-    turn *= alpha
-    turn += start
-    return turn
+def _floats(values: FloatArray) -> FloatArray:
+    """`values` as the kernels take them (one compiled version): C-contiguous float64."""
+    return np.ascontiguousarray(values, np.float64)
 
 
 def side_view(angles: FloatArray, rows: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
