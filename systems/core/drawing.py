@@ -1,11 +1,12 @@
-"""Compiled kernels of the drawn headings (`shoal.systems.render.headings`): each boid's
-arcade angle from its velocity, and the filter that turns its drawn heading towards it.
+"""Compiled kernels of what the render stage draws: each boid's arcade angle from its
+velocity and the filter that turns its drawn heading towards it (`shoal.systems.render.
+headings`), and its position and angle between two steps (`...render.interpolation`).
 
 They live here, not in the rendering package, so that the warm-up (which must not import
 arcade) compiles them into the package with the other kernels. numpy's `arctan2` took 2.8-3.9
 ms for 100,000 velocities on this project's machine, and the filter's dozen numpy passes
 another 2.6 ms: one fused loop of each runs on several rows at a time (SIMD), in about a
-tenth of that (benchmarks/flock.py --render).
+seventh to a tenth of that (benchmarks/flock.py --render; docs/performance.md, Drawing).
 """
 
 import math
