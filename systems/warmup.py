@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 import uuid
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -38,7 +39,13 @@ from shoal.components import (
 )
 from shoal.components import arguments as check
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.drawing import between_into, headings_into, smooth_into
+from shoal.systems.core.drawing import (
+    between_into,
+    headings_into,
+    smooth_into,
+    turn_into,
+    write_sprites,
+)
 from shoal.systems.core.ecs import in_world
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.kernel_cache import cached
@@ -257,12 +264,16 @@ def _draw(positions: FloatArray, velocities: FloatArray) -> None:
     """The render stage's kernels (`shoal.systems.core.drawing`), called here with the
     types it gives them: the warm-up itself never imports arcade."""
     positions, velocities = positions.copy(), velocities.copy()
-    angles, drawn = np.empty(len(positions)), np.empty(len(positions))
+    n = len(positions)
+    angles, drawn, ones = np.empty(n), np.empty(n), np.ones(n)
     headings_into(velocities, angles)
-    smooth_into(angles, angles, np.ones(len(angles)), np.zeros(len(angles), bool), 75.0, drawn)
+    smooth_into(angles, angles, ones, np.zeros(n, bool), 75.0, drawn)
+    turn_into(angles, velocities, ones, 1e-6, 75.0, drawn)
     between_into(
         positions, positions, angles, drawn, 0.5, (200.0, 200.0, 0.0, 0.0), positions, angles
     )
+    buffer = np.frombuffer(array("f", bytes(16 * n)), np.float32).reshape(-1, 4)  # arcade's
+    write_sprites(positions, angles, np.arange(n, dtype=np.intp), buffer)
 
 
 def _populate(flock: Flock) -> None:

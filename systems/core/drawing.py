@@ -1,20 +1,25 @@
 """Compiled kernels of what the render stage draws: each boid's arcade angle from its
 velocity and the filter that turns its drawn heading towards it (`shoal.systems.render.
-headings`), and its position and angle between two steps (`...render.interpolation`).
+headings`), its position and angle between two steps (`...render.interpolation`), and their
+write into the SpriteList's buffer (`...render.sprite_feed`).
 
 They live here, not in the rendering package, so that the warm-up (which must not import
-arcade) compiles them into the package with the other kernels. numpy's `arctan2` took 2.8-3.9
-ms for 100,000 velocities on this project's machine, and the filter's dozen numpy passes
-another 2.6 ms: one fused loop of each runs on several rows at a time (SIMD), in about a
-seventh to a tenth of that (benchmarks/flock.py --render; docs/performance.md, Drawing).
+arcade) compiles them into the package with the other kernels. At 100,000 boids numpy's
+`arctan2` took 2.8-3.9 ms (a libm call per value), the filter's dozen numpy passes 2.6 ms,
+the interpolation 1.3 ms and the converting, strided copy into the buffer 1.1 ms: one loop
+each, in SIMD lanes where it can, brought the render stage from 10 to under 3 ms
+(benchmarks/flock.py --render; docs/performance.md, "Drawing").
 """
 
 import math
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
-from shoal.systems.core.store import BoolArray, FloatArray
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
+
+Float32Array = npt.NDArray[np.float32]
 
 _TAN_PI_8 = math.tan(math.pi / 8.0)
 # atan(t) = t - t³/3 + t⁵/5 - ...: with |t| <= tan(π/8) = 0.414 the terms from t¹⁹ on
@@ -76,9 +81,37 @@ def smooth_into(
     to its target, and at least to within `max_lag` of it; rows in `hold` keep theirs.
     In [-180, 180] (`headings.smooth_headings`)."""
     for i in range(drawn.shape[0]):
-        turn = _wrap(targets[i] - drawn[i])
-        lag = min(max(turn * (1.0 - factors[i]), -max_lag), max_lag)
-        out[i] = _wrap(drawn[i] + (0.0 if hold[i] else turn - lag))
+        out[i] = _smoothed(drawn[i], targets[i], factors[i], hold[i], max_lag)
+
+
+@numba.njit(cache=True, nogil=True, fastmath=_FAST, error_model="numpy")
+def turn_into(
+    drawn: FloatArray,
+    velocities: FloatArray,
+    factors: FloatArray,
+    still_speed: float,
+    max_lag: float,
+    out: FloatArray,
+) -> None:
+    """One step of the drawn headings: `smooth_into` towards the heading of each row of
+    `velocities` (C-contiguous), rows slower than `still_speed` held (they have none), in
+    one pass (`interpolation.DrawHistory.advance`)."""
+    flat = velocities.reshape(-1)
+    to_degrees = 180.0 / math.pi
+    still2 = still_speed * still_speed
+    for i in range(out.shape[0]):
+        vx, vy = flat[2 * i], flat[2 * i + 1]
+        target = -_atan2(vy, vx) * to_degrees
+        out[i] = _smoothed(drawn[i], target, factors[i], vx * vx + vy * vy < still2, max_lag)
+
+
+@numba.njit(cache=True, nogil=True, fastmath=_FAST, error_model="numpy", inline="always")
+def _smoothed(drawn: float, target: float, factor: float, hold: bool, max_lag: float) -> float:
+    """A drawn angle turned `factor` of the way to `target`, and at least to within
+    `max_lag` of it (unless held), in [-180, 180]."""
+    turn = _wrap(target - drawn)
+    lag = min(max(turn * (1.0 - factor), -max_lag), max_lag)
+    return _wrap(drawn + (0.0 if hold else turn - lag))
 
 
 @numba.njit(cache=True, nogil=True, fastmath=_FAST, error_model="numpy")
@@ -119,3 +152,18 @@ def _between(
     delta -= size * float(np.rint(delta * inv_size))  # the short way across an edge
     shifted = start + delta * alpha - origin
     return shifted - size * float(np.floor(shifted * inv_size)) + origin  # back into the world
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def write_sprites(
+    positions: FloatArray, angles: FloatArray, slots: IntArray, buffer: Float32Array
+) -> None:
+    """Write row i's position (C-contiguous (n, 2)) and angle into slot `slots[i]` of an
+    arcade SpriteList's buffer (float32 x, y, depth, angle a slot: `sprite_feed`), in one
+    pass: numpy's converting, strided copies took 1.1 ms at 100,000 sprites."""
+    flat = positions.reshape(-1)
+    for i in range(angles.shape[0]):
+        slot = slots[i]
+        buffer[slot, 0] = flat[2 * i]
+        buffer[slot, 1] = flat[2 * i + 1]
+        buffer[slot, 3] = angles[i]

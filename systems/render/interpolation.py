@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from shoal.systems.core.drawing import between_into
+from shoal.systems.core.drawing import between_into, turn_into
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.render.headings import heading_degrees, smooth_headings, still
+from shoal.systems.render.headings import MAX_LAG, STILL_SPEED, heading_degrees, still
 
 WorldSize = tuple[float, float]
 """Width and height of a torus world (positions wrap at them)."""
@@ -82,10 +82,11 @@ class DrawHistory:
         velocities by `factors` (see `shoal.systems.headings.blend_factors`)."""
         self.previous, self.latest = self.latest, positions.copy()
         self.previous_angles = self.latest_angles
-        targets = heading_degrees(velocities)
-        self.latest_angles = smooth_headings(
-            self.latest_angles, targets, factors, still(velocities)
-        )
+        self.latest_angles = np.empty(len(positions))
+        turn_into(
+            self.previous_angles, np.ascontiguousarray(velocities, np.float64),
+            np.ascontiguousarray(factors, np.float64), STILL_SPEED, MAX_LAG, self.latest_angles,
+        )  # fmt: skip
 
     def snap(self, positions: FloatArray, velocities: FloatArray) -> None:
         """Forget the past: draw every boid at `positions`, facing along `velocities` (boids

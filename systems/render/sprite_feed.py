@@ -26,6 +26,7 @@ import arcade
 import numpy as np
 import numpy.typing as npt
 
+from shoal.systems.core.drawing import write_sprites
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 from shoal.systems.render.headings import heading_degrees, still
 
@@ -304,15 +305,14 @@ class SpriteFeed:
         self, positions: FloatArray, angles: FloatArray, velocities: FloatArray | None
     ) -> None:
         buffer = self._buffer()
-        rows: slice | npt.NDArray[np.intp] = (
-            slice(0, len(self._slots)) if self._in_order else self._slots
-        )
         if velocities is not None:
             stopped = still(velocities)
             if stopped.any():
-                angles = np.where(stopped, buffer[rows, 3], angles)
-        buffer[rows, 0:2] = positions
-        buffer[rows, 3] = angles
+                angles = np.where(stopped, buffer[self._slots, 3], angles)
+        write_sprites(
+            np.ascontiguousarray(positions, np.float64), np.ascontiguousarray(angles, np.float64),
+            self._slots, buffer,
+        )  # fmt: skip
         self.sprites._sprite_pos_angle_changed = True
 
     def _write_sprites(
