@@ -19,7 +19,9 @@ shoal, and prints its time and the ratio; ``--ceiling-path`` says where it is.
 
 ``--render`` also times the render stage (recording the step, heading smoothing, and the
 bulk feed of one interpolated frame into a SpriteList of a hidden headless window) and
-reports ``render_ms``: the GPU draw itself is not included.
+reports ``render_ms``, the GPU draw excluded; and that draw apart, ``draw_ms``
+(`SpriteList.draw` of a 1280 × 720 window until the GPU has finished: Mesa's llvmpipe, on
+the CPU, on a machine with no GPU).
 
 Builds a seeded flock in a torus world sized so that a boid has about 12 others within its
 perception radius, runs 300 warm-up steps so that schools form, then times each stage of
@@ -113,28 +115,35 @@ def run_ceiling(path: Path, boids: int, steps: int, threads: int) -> float:
     return float(json.loads(out.stdout.strip().splitlines()[-1])["total_ms"])
 
 
-def time_render(flock: Flock, steps: int) -> list[float]:
-    """Step `steps` more times; time the render stage's step and one frame after each (ms).
+def time_render(flock: Flock, steps: int) -> tuple[list[float], list[float]]:
+    """Step `steps` more times; time the render stage's step and one frame after each (ms),
+    and the draw of that frame (`SpriteList.draw` until the GPU has finished, ms).
 
-    Needs a window for the SpriteList: a hidden one, headless (EGL) unless a display is set.
+    Needs a window for the SpriteList: a hidden 1280 × 720 one, headless (EGL: Mesa's
+    llvmpipe on a machine with no GPU) unless a display is set.
     """
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     import arcade  # here: arcade reads ARCADE_HEADLESS when first imported
 
     from shoal.systems.render import RenderSystem
 
-    window = arcade.Window(64, 64, "shoal benchmark", visible=False)
+    window = arcade.Window(1280, 720, "shoal benchmark", visible=False)
     render = RenderSystem(flock)
     render.update()
-    samples = []
+    feed, draw = [], []
     for step in range(steps):
         flock.step(DT)
         start = time.perf_counter()
         render.process(DT)
         render.frame(0.25 + 0.5 * (step % 2))  # a new alpha: the frame is written each time
-        samples.append((time.perf_counter() - start) * 1e3)
+        drawn = time.perf_counter()
+        window.clear()
+        render.sprites.draw()
+        window.ctx.finish()
+        feed.append((drawn - start) * 1e3)
+        draw.append((time.perf_counter() - drawn) * 1e3)
     window.close()
-    return samples
+    return feed, draw
 
 
 def run(
@@ -174,7 +183,9 @@ def run(
         result[f"{STAGE_NAMES.get(name, name)}_ms"] = round(statistics.median(samples), 3)
     result["neighbours_mean"] = round(float(flock.neighbours.counts.mean()), 2)
     if render:  # after the other figures: it steps the flock further
-        result["render_ms"] = round(statistics.median(time_render(flock, steps)), 3)
+        feed, draw = time_render(flock, steps)
+        result["render_ms"] = round(statistics.median(feed), 3)
+        result["draw_ms"] = round(statistics.median(draw), 3)
     result["first_step_s"] = round(first_step_s, 3)
     result["setup_s"] = round(first - start, 3)
     result["machine"] = f"{platform.machine()} {os.cpu_count()} cpu, {platform.processor()}"
@@ -279,7 +290,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     parser.add_argument(
-        "--render", action="store_true", help="also time the sprite feed (render_ms)"
+        "--render",
+        action="store_true",
+        help="also time the sprite feed (render_ms) and the draw (draw_ms)",
     )
     parser.add_argument(
         "--full", action="store_true", help="add a leader, food, 2 sharks, 200 obstacles"
