@@ -127,7 +127,7 @@ def between_into(
 ) -> None:
     """Write the positions and angles `alpha` of the way from `start` to `end` (positions,
     (n, 2), C-contiguous) and from `start_angles` to `end_angles` (turning the short way)
-    into `positions` and `angles` (`interpolation.lerp_positions`, `headings.lerp_angles`).
+    into `positions` and `angles` (`interpolation.DrawHistory.frame`).
 
     `torus` is (width, height, origin x, origin y) of a torus world, widths 0 elsewhere: a
     boid that crossed an edge moves the short way across it, and is drawn wrapped back

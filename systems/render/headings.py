@@ -90,6 +90,7 @@ def smooth_headings(
     n = len(drawn)
     angles = np.empty(n)
     keep = np.zeros(n, bool) if hold is None else np.ascontiguousarray(hold, bool)
+    factors = np.broadcast_to(factors, (n,))  # one factor for all, or one a row
     smooth_into(_floats(drawn), _floats(targets), _floats(factors), keep, MAX_LAG, angles)
     return angles
 

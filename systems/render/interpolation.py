@@ -111,19 +111,22 @@ class DrawHistory:
         if alpha <= 0.0:
             return self.previous, self.previous_angles
         positions, angles = np.empty((len(self), 2)), np.empty(len(self))
-        # A torus world's size and corner; no wrapping (size 0) elsewhere.
-        world = (0.0, 0.0, 0.0, 0.0) if torus is None else _floats(*torus, *origin)
         previous, latest = self.previous_angles, self.latest_angles
         between_into(
-            self.previous, self.latest, previous, latest, float(alpha), world, positions, angles
-        )
+            self.previous, self.latest, previous, latest, float(alpha), _torus(torus, origin),
+            positions, angles,
+        )  # fmt: skip
         return positions, angles
 
 
-def _floats(*values: float) -> tuple[float, float, float, float]:
-    """Four numbers as floats: the one type the compiled kernel was built for."""
-    width, height, x, y = (float(v) for v in values)
-    return width, height, x, y
+def _torus(
+    torus: WorldSize | None, origin: tuple[float, float]
+) -> tuple[float, float, float, float]:
+    """A torus world's size and corner as `between_into` takes them (floats: the one type
+    it was compiled for); sizes 0, no wrapping, for any other world."""
+    if torus is None:
+        return 0.0, 0.0, 0.0, 0.0
+    return float(torus[0]), float(torus[1]), float(origin[0]), float(origin[1])
 
 
 def _rows_of(
