@@ -32,7 +32,7 @@ def heading_degrees(velocities: FloatArray) -> FloatArray:
     times faster (`shoal.systems.core.drawing`).
     """
     angles = np.empty(len(velocities))
-    headings_into(_floats(velocities), angles)
+    headings_into(kernel_floats(velocities), angles)
     return angles
 
 
@@ -91,12 +91,15 @@ def smooth_headings(
     angles = np.empty(n)
     keep = np.zeros(n, bool) if hold is None else np.ascontiguousarray(hold, bool)
     factors = np.broadcast_to(factors, (n,))  # one factor for all, or one a row
-    smooth_into(_floats(drawn), _floats(targets), _floats(factors), keep, MAX_LAG, angles)
+    smooth_into(
+        kernel_floats(drawn), kernel_floats(targets), kernel_floats(factors), keep, MAX_LAG, angles
+    )
     return angles
 
 
-def _floats(values: FloatArray) -> FloatArray:
-    """`values` as the kernels take them (one compiled version): C-contiguous float64."""
+def kernel_floats(values: FloatArray) -> FloatArray:
+    """`values` as the drawing kernels (`shoal.systems.core.drawing`) take them, the one
+    type they were compiled for: C-contiguous float64 (no copy when they already are)."""
     return np.ascontiguousarray(values, np.float64)
 
 

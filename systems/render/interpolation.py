@@ -16,7 +16,13 @@ import numpy.typing as npt
 
 from shoal.systems.core.drawing import between_into, turn_into
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.render.headings import MAX_LAG, STILL_SPEED, heading_degrees, still
+from shoal.systems.render.headings import (
+    MAX_LAG,
+    STILL_SPEED,
+    heading_degrees,
+    kernel_floats,
+    still,
+)
 
 WorldSize = tuple[float, float]
 """Width and height of a torus world (positions wrap at them)."""
@@ -84,8 +90,8 @@ class DrawHistory:
         self.previous_angles = self.latest_angles
         self.latest_angles = np.empty(len(positions))
         turn_into(
-            self.previous_angles, np.ascontiguousarray(velocities, np.float64),
-            np.ascontiguousarray(factors, np.float64), STILL_SPEED, MAX_LAG, self.latest_angles,
+            self.previous_angles, kernel_floats(velocities), kernel_floats(factors), STILL_SPEED,
+            MAX_LAG, self.latest_angles,
         )  # fmt: skip
 
     def snap(self, positions: FloatArray, velocities: FloatArray) -> None:

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from shoal.systems.core.drawing import write_sprites
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
-from shoal.systems.render.headings import heading_degrees, still
+from shoal.systems.render.headings import heading_degrees, kernel_floats, still
 
 # heading_degrees lives in shoal.systems.render.headings; it is re-exported here, where it started.
 __all__ = [
@@ -309,10 +309,7 @@ class SpriteFeed:
             stopped = still(velocities)
             if stopped.any():
                 angles = np.where(stopped, buffer[self._slots, 3], angles)
-        write_sprites(
-            np.ascontiguousarray(positions, np.float64), np.ascontiguousarray(angles, np.float64),
-            self._slots, buffer,
-        )  # fmt: skip
+        write_sprites(kernel_floats(positions), kernel_floats(angles), self._slots, buffer)
         self.sprites._sprite_pos_angle_changed = True
 
     def _write_sprites(
