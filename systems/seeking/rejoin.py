@@ -16,7 +16,7 @@ import math
 import numba
 import numpy as np
 
-from shoal.systems.core.linking import labels, linked
+from shoal.systems.core.linking import first_labels, linked
 from shoal.systems.core.maths import wrapped
 from shoal.systems.core.species_table import (
     P_MAX_SPEED,
@@ -47,9 +47,9 @@ def add_rejoining(
         count, parent = linked(pos, _link(params, s), (width, height) if wrap else None)
         if count < 2:
             continue
-        school = labels(count, parent)
+        school, first = first_labels(count, parent)
         sizes = np.bincount(school, minlength=count)
-        centres = _centres(pos, school, sizes, wrap, width, height)
+        centres = _centres(pos, school, first, sizes, wrap, width, height)
         strength = params[s, P_REJOIN_WEIGHT] * params[s, P_MAX_SPEED]
         pulls = np.zeros((len(rows), 2))
         _pull_towards_schools(
@@ -66,18 +66,23 @@ def _link(params: FloatArray, s: int) -> float:
     return min(2.0 * separation, perception) if separation > 0.0 else 0.5 * perception
 
 
+@numba.njit(cache=True, nogil=True)
 def _centres(
-    pos: FloatArray, school: IntArray, sizes: IntArray, wrap: bool, width: float, height: float
-) -> FloatArray:
-    """Each school's centre: its first fish plus the mean offset to its fish (the short way
-    round a torus, so that a school across the world's edge is not centred in the middle)."""
-    _, first = np.unique(school, return_index=True)
-    offsets = pos - pos[first][school]
-    if wrap:
-        size = np.array([width, height])
-        offsets -= size * np.round(offsets / size)
-    mean = np.column_stack([np.bincount(school, offsets[:, k]) / sizes for k in (0, 1)])
-    centres: FloatArray = pos[first] + mean
+    pos: FloatArray, school: IntArray, first: IntArray, sizes: IntArray, wrap: bool,
+    width: float, height: float,
+) -> FloatArray:  # fmt: skip
+    """Each school's centre: its first fish (`first`, by school) plus the mean offset to its
+    fish (the short way round a torus, so that a school across the world's edge is not
+    centred in the middle)."""
+    sums = np.zeros((len(first), 2))
+    for i in range(len(pos)):
+        k = school[i]
+        sums[k, 0] += wrapped(pos[i, 0] - pos[first[k], 0], width, wrap)
+        sums[k, 1] += wrapped(pos[i, 1] - pos[first[k], 1], height, wrap)
+    centres = np.empty_like(sums)
+    for k in range(len(first)):
+        centres[k, 0] = pos[first[k], 0] + sums[k, 0] / sizes[k]
+        centres[k, 1] = pos[first[k], 1] + sums[k, 1] / sizes[k]
     return centres
 
 
