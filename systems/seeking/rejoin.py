@@ -42,7 +42,7 @@ def add_rejoining(
     for s in np.flatnonzero(params[:, P_REJOIN_WEIGHT] > 0.0).tolist():
         rows = np.flatnonzero(species == s)
         # Only calm boids rejoin: a school that a predator alarms all through (the game's
-        # sharks alarm 99.9 % of a far-seeing school) has nothing to link (0.3 ms of 2,000).
+        # sharks alarm 99.9 % of a far-seeing school) is not linked (0.3 ms a step at 2,000).
         if len(rows) < 2 or not calm[rows].any():
             continue
         pos = positions[rows]
