@@ -173,33 +173,23 @@ def plain_sums(
     return here, sums, (alarm_vx, alarm_vy)
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"nnan", "nsz", "reassoc"})
 def loudest_alarm(m: int, reached: FloatArray, leads: FloatArray) -> tuple[float, float]:
     """The highest alarm level that reached a plain boid and how long before the step's end
     it came (ties: the one that came first; (0, 0): none), from the first m entries that
     `plain_sums` wrote into `reached` and `leads`.
 
-    Two running bests (even and odd entries), selects instead of branches: in a scared
-    school the choice cannot be predicted, and each best waits on the one before (a max
-    does not run in SIMD lanes here)."""
-    top_a = lead_a = top_b = lead_b = 0.0
-    for t in range(0, m - 1, 2):
-        higher_a = _outranks(reached[t], leads[t], top_a, lead_a)
-        higher_b = _outranks(reached[t + 1], leads[t + 1], top_b, lead_b)
-        top_a, lead_a = (reached[t], leads[t]) if higher_a else (top_a, lead_a)
-        top_b, lead_b = (reached[t + 1], leads[t + 1]) if higher_b else (top_b, lead_b)
-    if m % 2 and _outranks(reached[m - 1], leads[m - 1], top_a, lead_a):
-        top_a, lead_a = reached[m - 1], leads[m - 1]
-    if _outranks(top_b, lead_b, top_a, lead_a):
-        top_a, lead_a = top_b, lead_b
-    return (top_a, lead_a) if top_a > 0.0 else (0.0, 0.0)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _outranks(level: float, lead: float, top: float, longest: float) -> bool:
-    """An alarm at `level` that came `lead` s before the step's end outranks the best so
-    far: a higher level, or the same level sooner (as the general path picks)."""
-    return (level > top) | ((level == top) & (lead > longest))
+    Two maxima, each a loop the compiler runs in SIMD lanes (no level is NaN, and a max is
+    exact in any order): the highest level, then the longest lead among the entries at it."""
+    top = 0.0
+    for t in range(m):
+        top = max(top, reached[t])
+    if top <= 0.0:
+        return 0.0, 0.0
+    lead = -math.inf
+    for t in range(m):
+        lead = max(lead, leads[t] if reached[t] == top else -math.inf)
+    return top, lead
 
 
 @numba.njit(cache=True, nogil=True)
