@@ -30,22 +30,14 @@ from typing import Any
 
 from shoal.components import Species
 from shoal.game.presets import preset
-from shoal.systems import Flock, FlockConfig, install, uninstall
+from shoal.systems import Flock, uninstall
 from shoal.systems.core.threads import set_threads, threads
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flock import DT, NEIGHBOURS_AT_START, build
+from flock import DT, build, torus
 
 BODY_LENGTH = 34.0
 """px: the baitball's spacing (the preset holds its fish 30-35 px apart)."""
-
-
-def torus(boids: int, species: Species, seed: int, world: str) -> Flock:
-    """An empty torus as large as `flock.py`'s for `boids` of its fish."""
-    perception = Species("fish").perception_radius
-    side = math.sqrt(boids * math.pi * perception**2 / NEIGHBOURS_AT_START)
-    config = FlockConfig(width=side, height=side, boundary="wrap", seed=seed)
-    return install(config, [species], world=world)
 
 
 def baitball(boids: int, seed: int) -> Flock:

@@ -68,13 +68,18 @@ DT = 1.0 / 60.0
 
 def build(boids: int, seed: int, world: str = "") -> Flock:
     """A flock of `boids` fish scattered over a torus at the benchmark density."""
-    species = Species("fish")
-    area = boids * math.pi * species.perception_radius**2 / NEIGHBOURS_AT_START
-    side = math.sqrt(area)
-    config = FlockConfig(width=side, height=side, boundary="wrap", seed=seed)
-    flock = install(config, [species], world=world or f"benchmark-{boids}")
+    flock = torus(boids, Species("fish"), seed, world or f"benchmark-{boids}")
     flock.scatter("fish", boids)
     return flock
+
+
+def torus(boids: int, species: Species, seed: int, world: str) -> Flock:
+    """An empty torus of `species` as large as the benchmark's for `boids` of its fish
+    (about `NEIGHBOURS_AT_START` others within a fish's perception, spread evenly)."""
+    perception = Species("fish").perception_radius
+    side = math.sqrt(boids * math.pi * perception**2 / NEIGHBOURS_AT_START)
+    config = FlockConfig(width=side, height=side, boundary="wrap", seed=seed)
+    return install(config, [species], world=world)
 
 
 def time_steps(
