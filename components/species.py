@@ -323,6 +323,15 @@ class Species:
         low=0.0,
         note="0: none",
     )
+    rheotaxis: float = param(
+        0.0,
+        "×",
+        "share of the world's current (`Flock.current`) the boid swims against, keeping its "
+        "place over the ground as fish do in a stream (0: the current carries it; 1: it holds "
+        "its station)",
+        low=0.0,
+        high=1.0,
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:

@@ -6,7 +6,6 @@ No arcade here: the tank runs and is tested without a window; `game/tank_view.py
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import Any
 
 import esper
 import numpy as np
@@ -20,7 +19,6 @@ from shoal.systems import (
     BOID_EATEN,
     FOOD_BITTEN,
     SEEKING_PRIORITY,
-    Flock,
     FlockConfig,
     inside_obstacle,
     install,
@@ -84,17 +82,6 @@ POINTS_PER_BITE = 10
 POINTS_PER_FISH = 5  # for each fish alive when the level is won
 
 _worlds = itertools.count()
-
-
-class CurrentSystem(esper.Processor):
-    """A host processor: the level's water current pushes every boid (px/s²)."""
-
-    def __init__(self, flock: Flock, current: tuple[float, float]) -> None:
-        self.flock, self.current = flock, np.asarray(current, float)
-
-    def process(self, *args: Any) -> None:
-        """Add the current to this step's accelerations (after seeking, before obstacles)."""
-        self.flock.store.accelerations[:] += self.current
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +182,7 @@ class Tank:
                 self._leader_entity = esper.create_entity(
                     Position(self.leader.x, self.leader.y), Velocity(), Leader(("fish",))
                 )
-            if any(level.current):
-                esper.add_processor(CurrentSystem(flock, level.current), SEEKING_PRIORITY - 50)
+            flock.current = level.current
             esper.add_processor(OpenWaterSystem(flock, "shark"), SEEKING_PRIORITY - 60)
             esper.add_processor(RoomSystem(flock, "fish"), SEEKING_PRIORITY - 70)
         for spawn, count in zip(level.spawns, _spread(fish, level), strict=True):

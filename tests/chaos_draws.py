@@ -111,6 +111,7 @@ def species_values(draw: st.DrawFn, name: str) -> dict[str, Any]:
         "leader_pull": draw(st.sampled_from(LEADER_PULLS)),
         "force_cap": draw(st.sampled_from(FORCE_CAPS)),
         "acceleration": draw(st.sampled_from(ACCELERATIONS)),
+        "rheotaxis": draw(spread(0.0, 1.0)),
     }
     values.update({f: draw(spread(0.0, LARGEST)) for f in RATES})
     values.update({f: draw(spread(-LARGEST, LARGEST)) for f in WEIGHTS})
@@ -204,6 +205,7 @@ def churn() -> st.SearchStrategy[Op]:
         st.tuples(st.just("remove_agent"), unit()),
         st.tuples(st.just("obstacle"), shapes()),
         st.tuples(st.just("remove_obstacle"), unit()),
+        st.tuples(st.just("current"), spread(-LARGEST, LARGEST), spread(-LARGEST, LARGEST)),
         st.tuples(
             st.just("tune"),
             st.integers(0, len(NAMES) - 1),

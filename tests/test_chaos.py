@@ -182,6 +182,9 @@ class Scene:
             self.obstacles.remove(entity)
             esper.delete_entity(entity, immediate=True)
 
+    def do_current(self, x: float, y: float) -> None:
+        self.flock.current = (x, y)
+
     def do_tune(self, index: int, values: dict[str, Any], fields: list[str]) -> None:
         """Change one or two parameters to values drawn from the whole valid range; a
         combination the species refuses (say min_speed above max_speed) leaves it as it was."""

@@ -14,6 +14,7 @@ from hostile import (
     NOT_FINITE,
     NOT_NUMBERS,
     Case,
+    Scene,
     case,
     keyword,
     labelled,
@@ -355,12 +356,33 @@ def entity_cases() -> list[Case]:
     return cases
 
 
+def current_cases() -> list[Case]:
+    def set_current(scene: Scene, value: object) -> None:
+        scene.flock.current = value  # type: ignore[assignment]
+
+    return sweep(
+        "Flock.current",
+        set_current,
+        r"Flock: current = ",
+        {
+            **NOT_NUMBERS,
+            **NOT_FINITE,
+            "three numbers": (1.0, 2.0, 3.0),
+            "NaN in y": (0.0, NAN),
+            "inf in x": (INF, 0.0),
+            "a str pair": ("1", "2"),
+            "over 1e6": (0.0, -2e6),
+        },
+    )
+
+
 CASES: list[Case] = [
     *config_cases(),
     *install_cases(),
     *species_call_cases(),
     *spawn_cases(),
     *entity_cases(),
+    *current_cases(),
 ]
 
 

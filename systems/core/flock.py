@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from shoal.components import Boid, Position, Species, Velocity
 from shoal.components import arguments as check
+from shoal.components.parameters import LARGEST
 from shoal.systems.core.config import MAX_BOIDS, FlockConfig, checked_dt
 from shoal.systems.core.ecs import in_world, remove_handler
 from shoal.systems.core.embedding import Embedding
@@ -56,6 +57,7 @@ class Flock(Embedding):
         # refer to (boids may come and go before the next step).
         self._step_entities: IntArray = np.zeros(0, np.int64)
         self._markers: dict[str, Boid] = {}
+        self._current = (0.0, 0.0)
         self._init_embedding()
         for s in species:
             self.add_species(s)
@@ -107,6 +109,26 @@ class Flock(Embedding):
         if not isinstance(relation, str) or relation not in RELATIONS:
             check.fail("relate", "relation", relation, f"must be one of {RELATIONS}")
         self.species.relate(observer, other, relation)
+
+    # --- the water ---------------------------------------------------------------------
+    @property
+    def current(self) -> tuple[float, float]:
+        """The world's steady current (or wind), px/s² (default (0, 0): still water).
+
+        The seeking stage adds it to every boid's acceleration, less the share its species
+        swims against (`Species.rheotaxis`). Set it at any time (a level's current, a gust).
+
+        Raises:
+            ValueError: on setting, the value is not a pair of numbers within ±1e6.
+        """
+        return self._current
+
+    @current.setter
+    def current(self, value: tuple[float, float]) -> None:
+        x, y = check.pair("Flock", "current", value)
+        if max(abs(x), abs(y)) > LARGEST:
+            check.fail("Flock", "current", value, f"must be within ±{LARGEST:g} on each axis")
+        self._current = (x, y)
 
     # --- arrays ------------------------------------------------------------------------
     @property

@@ -72,6 +72,7 @@ P_REJOIN_RADIUS = COLUMNS["rejoin_radius"]
 P_WANDER_WEIGHT = COLUMNS["wander_weight"]
 P_WANDER_RATE = COLUMNS["wander_rate"]
 P_HEADING_NOISE = COLUMNS["heading_noise"]  # rad/√s
+P_RHEOTAXIS = COLUMNS["rheotaxis"]  # 0..1: the share of the current cancelled
 
 STYLE_REYNOLDS = STEERING_STYLES.index("reynolds")
 STYLE_ACCUMULATE = STEERING_STYLES.index("accumulate")

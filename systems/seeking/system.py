@@ -1,4 +1,5 @@
-"""The seeking stage: boids react to leaders, food, attractors, predator and prey entities."""
+"""The seeking stage: boids react to leaders, food, attractors, predator and prey entities,
+and the world's current pushes them."""
 
 import math
 from typing import Any
@@ -24,6 +25,7 @@ from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.navigation import Navigator, navigator
+from shoal.systems.seeking.current import add_current
 from shoal.systems.seeking.kernel import Agents, seek_agents
 from shoal.systems.seeking.pursuit_kernel import pursue_prey
 from shoal.systems.seeking.rejoin import add_rejoining
@@ -40,7 +42,8 @@ _WANDER_DRIFT_MEMORY = 0.5
 
 class SeekingSystem(FlockProcessor):
     """Stage 3: leader following, food and attractor seeking, fleeing predators, hunting prey,
-    rejoining the schools of its species (`rejoin.py`), wander.
+    rejoining the schools of its species (`rejoin.py`), wander, the world's current
+    (`Flock.current`, `current.py`).
 
     Adds to the accelerations the steering stage wrote. Fires `LEADER_LOST` when a leader
     entity is deleted or loses its `Leader` component.
@@ -60,13 +63,20 @@ class SeekingSystem(FlockProcessor):
         """Adds to the store's accelerations and to `step.goals` (flight from predator
         entities); reads `step.dt` (wander drift)."""
         flock = self.flock
-        table, store, config = flock.species, flock.store, flock.config
+        table, store = flock.species, flock.store
         self._report_lost_leaders()
         self.leaders = gather(Leader, table)
         self.food = gather(Food, table)
         self.attractors = gather(Attractor, table)
         self.predators = gather(Predator, table)
         self.prey = gather(Prey, table)
+        self._seek(step)
+        add_current(flock.current, store.species, table.params, store.accelerations)
+
+    def _seek(self, step: Step) -> None:
+        """Rejoining, the agents and wandering (see `run`)."""
+        flock = self.flock
+        table, store, config = flock.species, flock.store, flock.config
         n = len(store)
         if n and self._rejoins():
             add_rejoining(
