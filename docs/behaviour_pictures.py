@@ -5,20 +5,21 @@ from the same runs the benchmarks measure (seeded: the same picture every time):
 
 - behaviour_mill.png: the ``mill`` preset forming from a disc of 150 fish in open water
   (1/60 s, seed 0), six moments and its milling and polarization over two minutes.
-- behaviour_mill_reef.png: the mill in the reef (its rocks and food; no leader, no sharks),
-  the school started in the level's largest open disc (benchmarks/mill.py).
+- behaviour_mill_reef.png, behaviour_mill_open_water.png: the mill in the reef and in the
+  open-water level (their rocks, food and current; no leader, no sharks), the school
+  started in the level's largest open disc (benchmarks/mill.py).
 - behaviour_phases.png: the phase diagram of Couzin's zones (benchmarks/zones.py), and
   behaviour_phases_sheet.png: one group of each phase at the end of its run.
 - behaviour_predator.png: a predator passing through a school (benchmarks/predator.py, seed
   1): the fish coloured by speed (a burst is brighter), the predator's track, the school one
   again 3 s after it rejoined, and the fastest fish and the predator's nearest fish over time.
 
-``--only NAME ...`` makes some of them (mill, reef, phases, sheet, predator).
+``--only NAME ...`` makes some of them (mill, reef, open_water, phases, sheet, predator).
 """
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,6 +29,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.patches as patches
 import matplotlib.pyplot as plt
+import matplotlib.transforms as transforms
 import numpy as np
 from matplotlib.axes import Axes
 
@@ -65,9 +67,13 @@ def draw_fish(
         ax.quiver(*args, speeds, cmap="autumn", clim=(60, 280), **style)
 
 
-def draw_rocks(ax: Axes, shapes: list[Circle | Rect | Polygon]) -> None:
-    """The level's obstacles in grey."""
-    for shape in shapes:
+def draw_rocks(
+    ax: Axes,
+    shapes: list[Circle | Rect | Polygon],
+    offsets: Sequence[tuple[float, float]] = ((0.0, 0.0),),
+) -> None:
+    """The level's obstacles in grey (drawn once at each of `offsets`: a torus's copies)."""
+    for (dx, dy), shape in ((o, s) for o in offsets for s in shapes):
         if isinstance(shape, Circle):
             patch: patches.Patch = patches.Circle((shape.x, shape.y), shape.radius)
         elif isinstance(shape, Rect):
@@ -78,6 +84,7 @@ def draw_rocks(ax: Axes, shapes: list[Circle | Rect | Polygon]) -> None:
         else:
             patch = patches.Polygon(np.array(shape.points))
         patch.set_color("0.6")
+        patch.set_transform(transforms.Affine2D().translate(dx, dy) + ax.transData)
         ax.add_patch(patch)
 
 
@@ -141,13 +148,14 @@ def mill_picture() -> None:
     plt.close(fig)
 
 
-def reef_picture() -> None:
-    """behaviour_mill_reef.png: the mill in the reef, started in its largest open disc."""
-    level = load_level("reef")
+def level_picture(name: str, title: str) -> None:
+    """behaviour_mill_{name}.png: the mill in a level, started in its largest open disc."""
+    level = load_level(name)
     x, y, radius = mill_bench.room(level)
     spawn = replace(level.spawns[0], x=x, y=y, count=150, radius=min(150.0, radius - 40.0))
     level = replace(level, sharks=(), spawns=(spawn,))
     tank = Tank(level, seed=0, fish=150, species=preset("mill").species(FISH), leader=False)
+    wrap = (level.width, level.height) if level.boundary == "wrap" else None
 
     def step() -> None:
         tank.step()
@@ -156,22 +164,42 @@ def reef_picture() -> None:
     try:
         frames, _ = record(step, lambda: (tank.flock.positions, tank.flock.velocities),
                            1 / 60, 90, {10, 45, 90})  # fmt: skip
-        food = tank.food()
+        food = np.array([(f[1], f[2]) for f in tank.food()]).reshape(-1, 2)
     finally:
         tank.close()
-    fig, axes = plt.subplots(1, 3, figsize=(15, 3.4))
+    # A torus is drawn with the disc in the middle (its rocks copied across the edges).
+    size = np.array([level.width, level.height])
+    shift = size / 2 - (x, y) if wrap else np.zeros(2)
+    offsets = [(shift[0] + i * size[0], shift[1] + j * size[1])
+               for i in (-1, 0, 1) for j in (-1, 0, 1)] if wrap else [(0.0, 0.0)]  # fmt: skip
+    fig, axes = plt.subplots(1, 3, figsize=(15, 3.4 * level.height / 720))
     for ax, (t, pos, vel) in zip(axes, frames, strict=True):
-        draw_rocks(ax, [o.shape for o in level.obstacles])
-        ax.add_patch(patches.Circle((x, y), radius, fill=False, color="w", lw=0.6, ls=":"))
-        ax.scatter([f[1] for f in food], [f[2] for f in food], s=12, color="tab:green")
-        draw_fish(ax, pos, vel)
-        frame_axes(ax, level.width, level.height, f"{t:.0f} s: milling "
-                   f"{milling(pos, vel):.2f}, polarization {polarization(vel):.2f}")  # fmt: skip
-    fig.suptitle("The mill in the reef (seed 0): started in the largest open disc (dotted); "
-                 "the ring drifts and closes round a rock", fontsize=10)  # fmt: skip
+        draw_rocks(ax, [o.shape for o in level.obstacles], offsets)
+        ax.add_patch(patches.Circle(np.add((x, y), shift), radius, fill=False, color="w", lw=0.6,
+                                    ls=":"))  # fmt: skip
+        seen = (food + shift) % size if wrap else food
+        ax.scatter(seen[:, 0], seen[:, 1], s=12, color="tab:green")
+        draw_fish(ax, (pos + shift) % size if wrap else pos, vel)
+        caption = f"{t:.0f} s: milling {milling(pos, vel, wrap):.2f}, "
+        frame_axes(ax, level.width, level.height, f"{caption}polarization {polarization(vel):.2f}")
+    fig.suptitle(f"The mill in {title} (seed 0): started in the largest open disc (dotted)",
+                 fontsize=10)  # fmt: skip
     fig.tight_layout()
-    fig.savefig(OUT / "behaviour_mill_reef.png", dpi=90)
+    fig.savefig(OUT / f"behaviour_mill_{name}.png", dpi=90)
     plt.close(fig)
+
+
+def reef_picture() -> None:
+    """behaviour_mill_reef.png: the mill in the reef."""
+    level_picture("reef", "the reef")
+
+
+def open_water_picture() -> None:
+    """behaviour_mill_open_water.png: the mill in the open-water level, in its current."""
+    level_picture(
+        "open_water",
+        "the open-water level, a torus drawn round the disc, its current of 15 px/s² to the right",
+    )
 
 
 def phases_picture() -> None:
@@ -257,8 +285,9 @@ def predator_picture() -> None:
     plt.close(fig)
 
 
-PICTURES = {"mill": mill_picture, "reef": reef_picture, "phases": phases_picture,
-            "sheet": sheet_picture, "predator": predator_picture}  # fmt: skip
+PICTURES = {"mill": mill_picture, "reef": reef_picture, "open_water": open_water_picture,
+            "phases": phases_picture, "sheet": sheet_picture,
+            "predator": predator_picture}  # fmt: skip
 
 
 def main() -> None:
