@@ -6,6 +6,7 @@ import pytest
 
 from shoal.components import Position, Predator, Species, Velocity
 from shoal.systems import BOID_EATEN, FlockConfig, install
+from shoal.systems.lifecycle.kernel import cool_down
 
 FISH = Species("fish")
 SHARK = Species("shark", min_speed=60, max_speed=140, max_force=400, perception_radius=120,
@@ -133,3 +134,11 @@ def test_changing_a_relation_changes_the_outcome() -> None:
         return float(np.mean(gaps[-100:]))
 
     assert min_gap("avoid") > 1.5 * min_gap("ignore")
+
+
+def test_a_rest_counts_down_to_zero_and_no_further() -> None:
+    cooldown = np.array([0.0, 0.01, 1.0, 2.5])
+    cool_down(cooldown, 1 / 60)
+    assert cooldown.tolist() == [0.0, 0.0, 1.0 - 1 / 60, 2.5 - 1 / 60]
+    cool_down(cooldown, 0.0)  # a paused step rests no less
+    assert cooldown.tolist() == [0.0, 0.0, 1.0 - 1 / 60, 2.5 - 1 / 60]

@@ -44,3 +44,12 @@ def find_catches(
             prey[count] = t
             count += 1
     return hunters[:count].copy(), prey[:count].copy()
+
+
+@numba.njit(cache=True)
+def cool_down(cooldown: FloatArray, dt: float) -> None:
+    """Count each resting boid's `cooldown` down by `dt` seconds, to 0 at the least (one
+    pass, in place: numpy's subtract and maximum cost ~3 µs a step for a small flock)."""
+    for i in range(cooldown.shape[0]):
+        if cooldown[i] > 0.0:
+            cooldown[i] = max(cooldown[i] - dt, 0.0)
