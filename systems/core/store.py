@@ -43,6 +43,8 @@ class FlockStore:
             for name, (shape, dtype, empty) in _COLUMNS.items()
         }
         self._row_of: dict[int, int] = {}
+        self._views: dict[str, npt.NDArray[np.generic]] = {}
+        self._refresh_views()
         # Bumped on every change of the positions (step, write, add, remove) so that
         # lazily built structures (the grid) know when they are stale.
         self.version = 0
@@ -60,12 +62,17 @@ class FlockStore:
         return entity in self._row_of
 
     def _floats(self, name: str) -> FloatArray:
-        column: FloatArray = self._columns[name][: self._n]  # type: ignore[assignment]
+        column: FloatArray = self._views[name]  # type: ignore[assignment]
         return column
 
     def _ints(self, name: str) -> IntArray:
-        column: IntArray = self._columns[name][: self._n]  # type: ignore[assignment]
+        column: IntArray = self._views[name]  # type: ignore[assignment]
         return column
+
+    def _refresh_views(self) -> None:
+        """Slice each column to the live rows once per add or remove, not at every read: the
+        stages read some 25 columns a step (a slice costs ~0.3 µs, a lookup ~0.1)."""
+        self._views = {name: column[: self._n] for name, column in self._columns.items()}
 
     @property
     def positions(self) -> FloatArray:
@@ -167,6 +174,7 @@ class FlockStore:
         self._columns["entity"][rows] = entities
         self._row_of.update(zip(entities.tolist(), range(self._n, self._n + count), strict=True))
         self._n += count
+        self._refresh_views()
         self.version += 1
         self.layout += 1
 
@@ -182,6 +190,7 @@ class FlockStore:
                 self._row_of[int(entity_column[row])] = row
             entity_column[last] = -1
             self._n = last
+        self._refresh_views()
         self.version += 1
         self.layout += 1
 
