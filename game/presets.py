@@ -28,11 +28,10 @@ holds milling ≥ 0.6 and polarization ≤ 0.3 for a minute in 12 of 12 open-wat
 0-3 at 1/30, 1/60 and 1/120 s; benchmarks/mill.py), and in the levels with room for it
 (formed within 60 s: the reef 10 of 10 seeds, the open-water level 20 of 20, its fish
 swimming against most of its current; the kelp forest and the caves have no open disc wide
-enough). A
-calm school reverses its turns about once a second and has a polarization of 0.88-0.99
-(benchmarks/natural.py); the baitball's sprites overlap in 0-5 % of nearest pairs. With
-2,000 fish in the game's tank the spacing holds better than before but the tank is too small
-for a ring of them: see docs/behaviours.md.
+enough). A calm school reverses its turns about once a second and has a polarization of
+0.88-0.99 (benchmarks/natural.py); the baitball's sprites overlap in 0-5 % of nearest
+pairs. With 2,000 fish in the game's tank the spacing holds better than before but the tank
+is too small for a ring of them: see docs/behaviours.md.
 """
 
 import math
