@@ -9,11 +9,14 @@ whatever game code does through esper itself:
 - `clear_database` replaces the world's id counter (`_entity_count`), so ids start again at
   1 and a new entity may get the id of an old boid;
 - each entity's components are one dict in `_entities`, which `add_component` and
-  `remove_component` change in place (`d[type] = component`, `d.pop(type)`).
+  `remove_component` change in place (`d[type] = component`, `d.pop(type)`);
+- every change of a world's entities or components (`create_entity`, `delete_entity` once
+  done, `add_component`, `remove_component`, `clear_database`) marks its query cache dirty
+  (`_cache_dirty`), and the next query empties the cache (`_get_component_cache`).
 """
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import esper
@@ -27,18 +30,28 @@ Identity = tuple[dict[int, dict[type[Any], Any]], object]
 """A world's entity database and id counter: which world it is, and since when."""
 
 
-@contextmanager
-def in_world(name: str) -> Iterator[None]:
+def in_world(name: str) -> AbstractContextManager[None]:
     """Run a block in esper world `name`, then switch back to the caller's world."""
-    previous = esper.current_world
-    if previous == name:
-        yield
-        return
-    esper.switch_world(name)
-    try:
-        yield
-    finally:
-        esper.switch_world(previous)
+    return _InWorld(name)
+
+
+class _InWorld:
+    """`in_world`'s context manager: a class, since a generator's (`contextlib`) costs
+    ~1.9 µs a use against ~0.4, and a small flock's step uses several."""
+
+    __slots__ = ("_name", "_previous")
+
+    def __init__(self, name: str) -> None:
+        self._name = self._previous = name
+
+    def __enter__(self) -> None:
+        self._previous = esper.current_world
+        if self._previous != self._name:
+            esper.switch_world(self._name)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous != self._name:
+            esper.switch_world(self._previous)
 
 
 def entities_with(component_type: type[Any]) -> set[int] | frozenset[int]:
@@ -103,6 +116,26 @@ def components_of(entity: int) -> dict[type[Any], Any] | None:
     """The component dict of `entity` in the current world (None if it does not exist)."""
     database: dict[int, dict[type[Any], Any]] = esper._entities
     return database.get(entity)
+
+
+class _Mark:
+    """The component type under which `mark_world` leaves its mark in esper's query cache
+    (no entity ever has one)."""
+
+
+def mark_world() -> object:
+    """A mark of the current world as it is now, for `unchanged`: the empty result of a
+    query that esper keeps in its cache until the world's entities or components change."""
+    return esper.get_component(_Mark)
+
+
+def unchanged(mark: object) -> bool:
+    """Whether no entity or component of the current world was created, deleted, added or
+    removed since `mark_world` returned `mark`: O(1), where comparing esper's set of 10,000
+    boids with the flock's took 0.14 ms a step (100,000: 1.4 ms). False whenever unsure (an
+    esper without this cache)."""
+    cache: dict[type[Any], Any] = getattr(esper, "_get_component_cache", {})
+    return not getattr(esper, "_cache_dirty", True) and cache.get(_Mark) is mark
 
 
 Listener = Callable[[int, type[Any], Any, bool], None]

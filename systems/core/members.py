@@ -21,9 +21,11 @@ sync (each step begins with one), or refuses it with one clear line:
   boid's id is a new boid.
 - `delete_world(name)`: the flock's calls raise RuntimeError; it never makes the world again.
 
-Noticing costs O(1) Python work per sync when nothing changed: esper's own set of `Boid`
-entities is compared with the flock's (in C), a boid's component dict reports replacements
-(`shoal.systems.core.ecs.watch`), and the world's id counter tells a cleared database.
+Noticing costs O(1) work per sync when nothing changed: esper tells whether anything of the
+world changed since the last sync (`shoal.systems.core.ecs.unchanged`); if something did,
+esper's own set of `Boid` entities is compared with the flock's (in C). A boid's component
+dict reports replacements (`shoal.systems.core.ecs.watch`), and the world's id counter
+tells a cleared database.
 """
 
 from collections.abc import Iterable
@@ -39,6 +41,8 @@ from shoal.systems.core.ecs import (
     components_of,
     entities_with,
     in_world,
+    mark_world,
+    unchanged,
     watch,
     world_identity,
 )
@@ -74,6 +78,9 @@ class Members:
         self.joined: set[int] = set()
         self.uninstalled = False
         self._vectors: dict[int, tuple[Position, Velocity]] = {}
+        # The world as the last sync left it (`ecs.mark_world`): while it is unchanged, the
+        # next sync has nothing to compare.
+        self._mark: object = object()
         with in_world(world):  # makes the world if it does not exist yet
             identity = world_identity(world)
         assert identity is not None
@@ -143,17 +150,19 @@ class Members:
         """Make the flock match its esper world (see the module docstring)."""
         self.check(owner)
         with in_world(self.world):
-            alive = entities_with(Boid)
-            if alive == self.known and not self.touched:
+            if not self.touched and unchanged(self._mark):
                 return
-            gone = self.known - alive
-            if gone:
-                self.forget(sorted(gone))
-            if self.touched:
-                self._refresh(owner)
-            new = sorted(entities_with(Boid) - self.known)
-            if new:
-                self._adopt_foreign(owner, new)
+            alive = entities_with(Boid)
+            if alive != self.known or self.touched:
+                gone = self.known - alive
+                if gone:
+                    self.forget(sorted(gone))
+                if self.touched:
+                    self._refresh(owner)
+                new = sorted(entities_with(Boid) - self.known)
+                if new:
+                    self._adopt_foreign(owner, new)
+            self._mark = mark_world()
 
     # --- what esper changed -------------------------------------------------------------
     def _note(self, entity: int, kind: type[Any], value: Any, replaced: bool) -> None:
