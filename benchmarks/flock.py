@@ -15,7 +15,10 @@ run twice on the same state, with and without navigation (``same_state_navigatio
 ``--threads N`` runs numba's kernels on N threads (default: all cores). ``--ceiling`` also
 runs ../shared/bench/ceiling.py (a minimal fused numba step doing the core job: the
 reference shoal's speed is judged against) for each size, on the same threads, right after
-shoal, and prints its time and the ratio; ``--ceiling-path`` says where it is.
+shoal, and prints its time and the ratio; ``--ceiling-path`` says where it is. ``--rounds K``
+runs shoal and the reference in turn K times for each size and prints the round of the
+median ratio, with every round's ratio (``ratios``): on a shared machine whose speed
+drifts over a minute, one pair of runs can land on a fast and a slow spell.
 
 ``--render`` also times the render stage (recording the step, heading smoothing, and the
 bulk feed of one interpolated frame into a SpriteList of a hidden headless window) and
@@ -314,10 +317,33 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--ceiling", action="store_true", help="also run the compiled reference and the ratio"
     )
     parser.add_argument("--ceiling-path", type=Path, default=CEILING)
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="runs of shoal (and the reference) in turn"
+    )
     args = parser.parse_args(argv)
-    if any(n < 1 for n in args.boids) or args.steps < 1:
-        parser.error("--boids and --steps must be >= 1")
+    if any(n < 1 for n in args.boids) or args.steps < 1 or args.rounds < 1:
+        parser.error("--boids, --steps and --rounds must be >= 1")
     return args
+
+
+def measure(args: argparse.Namespace, boids: int) -> dict[str, Any]:
+    """One round: shoal's figures for `boids`, with the reference's and the ratio if asked."""
+    result = run(boids, args.steps, args.seed, args.render, args.full, args.navigation == "on")
+    if args.ceiling:
+        ceiling = run_ceiling(args.ceiling_path, boids, args.steps, threads())
+        result["ceiling_ms"] = ceiling
+        result["ratio"] = round(result["step_ms"] / ceiling, 2)
+    return result
+
+
+def median_round(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The round of the median ratio (of the median step without the reference), with every
+    round's ratio (`ratios`) when there are several."""
+    key = "ratio" if "ratio" in rounds[0] else "step_ms"
+    chosen = sorted(rounds, key=lambda r: float(r[key]))[(len(rounds) - 1) // 2]
+    if len(rounds) > 1:
+        chosen = {**chosen, f"{key}s": [r[key] for r in rounds]}
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -329,16 +355,13 @@ def main(argv: list[str] | None = None) -> None:
         if args.navigation == "compare":
             print(json.dumps(compare_navigation(boids, args.steps, args.seed)), flush=True)
             continue
-        result = run(boids, args.steps, args.seed, args.render, args.full, args.navigation == "on")
-        if args.ceiling:
-            ceiling = run_ceiling(args.ceiling_path, boids, args.steps, threads())
-            result["ceiling_ms"] = ceiling
-            result["ratio"] = round(result["step_ms"] / ceiling, 2)
+        result = median_round([measure(args, boids) for _ in range(args.rounds)])
         if args.json:
             print(json.dumps(result), flush=True)
         else:
             stages = "  ".join(f"{k}={v}" for k, v in result.items() if k.endswith("_ms"))
             ratio = f"  ratio={result['ratio']}" if "ratio" in result else ""
+            ratio += f" (rounds {result['ratios']})" if "ratios" in result else ""
             print(f"{boids:>7} boids  {stages}{ratio}  neighbours={result['neighbours_mean']}",
                   flush=True)  # fmt: skip
 
