@@ -378,7 +378,10 @@ class Flock(Embedding):
     def begin_step(self, dt: float) -> Step:
         """Begin a step of `dt` seconds (the first stage to run calls this): sync the store
         with the esper world and hand the stages a fresh `Step`."""
-        dt = checked_dt(dt, "begin_step")
+        return self._begin_step(checked_dt(dt, "begin_step"))
+
+    def _begin_step(self, dt: float) -> Step:
+        """`begin_step` for a `dt` already checked (the stages check it once)."""
         self._members.sync("begin_step")
         self.ties.refresh(dt)
         if not self._updating:

@@ -41,7 +41,7 @@ class FlockProcessor(esper.Processor):
         flock = self.flock
         step = flock.step_state
         if self._ran >= step.number:
-            step = flock.begin_step(self.step_length(args))
+            step = flock._begin_step(self.step_length(args))  # dt checked there
         elif args and check.is_number(args[0]) and args[0] != step.dt:
             self._refuse_other_dt(args, step)
         self._ran = step.number

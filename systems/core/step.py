@@ -161,7 +161,8 @@ class Step:
         """`goals`, made (n, GOAL_COLUMNS) zeros first if it is not that shape."""
         if type(n) is int and self.goals.shape == (n, GOAL_COLUMNS):
             return self.goals  # every stage asks each step: checked only when it changes
-        n = check.integer("Step.goals_for", "n", n, high=MAX_BOIDS)
+        if type(n) is not int or not 0 <= n <= MAX_BOIDS:
+            n = check.integer("Step.goals_for", "n", n, high=MAX_BOIDS)
         if self.goals.shape != (n, GOAL_COLUMNS):
             self.goals = np.zeros((n, GOAL_COLUMNS))
         return self.goals
