@@ -208,7 +208,7 @@ PRESETS: dict[str, Preset] = {
             # The ring's fish swim against three quarters of a level's current, keeping the
             # ring in its place: a ring turning at ω = 1.2 rad/s under a steady side push F
             # drifts square to it at about F / ω (the open-water level's 15 px/s²: ~7 px/s,
-            # onto a rock within the minute; a quarter of it: ~2 px/s). In the open-water
+            # onto a rock within the minute; a quarter of it: ~3 px/s). In the open-water
             # level, seeds 0-19, the mill held in 20 runs against 14; swimming against half
             # of it or all of it, in 19 (benchmarks/mill.py).
             rheotaxis=0.75,
