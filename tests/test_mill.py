@@ -3,8 +3,10 @@ core, formed within 40 s of a disc spawn and held for the minute after, whatever
 step, in open water and in a level with room for it. benchmarks/mill.py prints the figures
 for more seeds and every level."""
 
+import sys
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import esper
 import numpy as np
@@ -17,8 +19,10 @@ from shoal.game.tank import FISH as GAME_FISH
 from shoal.game.tank import Tank
 from shoal.systems import FlockConfig, install
 from shoal.systems.metrics import milling, polarization
-from shoal.systems.metrics.room import largest_open_disc
-from shoal.systems.obstacles.field import compile_field
+
+# benchmarks/ is not a package: the test finds a level's room as the benchmark does.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from mill import room
 
 FISH = 150
 FORM = 40  # s: measured (benchmarks/mill.py, 12 open-water runs) it forms in 10-30 s
@@ -87,9 +91,7 @@ def test_the_mill_holds_in_a_level_with_room(name: str) -> None:
     # (radius 252 px in the reef); no leader, no sharks (a shark breaks any mill: the
     # predator response).
     level = load_level(name)
-    torus = level.boundary == "wrap"
-    field = compile_field([o.shape for o in level.obstacles])
-    x, y, radius = largest_open_disc(field, level.width, level.height, torus)
+    x, y, radius = room(level)
     assert radius > 200, radius
     spawn = replace(level.spawns[0], x=x, y=y, count=FISH, radius=150.0)
     level = replace(level, sharks=(), spawns=(spawn,))
@@ -99,7 +101,7 @@ def test_the_mill_holds_in_a_level_with_room(name: str) -> None:
         tank.step()
         tank.status = "playing"  # keep going once the level is decided
 
-    wrap = (level.width, level.height) if torus else None
+    wrap = (level.width, level.height) if level.boundary == "wrap" else None
     try:
         samples, start = watched(step, lambda: (tank.flock.positions, tank.flock.velocities),
                                  1 / 60, wrap)  # fmt: skip
