@@ -50,6 +50,7 @@ from shoal.systems.core.ecs import in_world
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.kernel_cache import cached
 from shoal.systems.core.store import FloatArray
+from shoal.systems.core.threads import native_always
 from shoal.systems.install import STAGES, install
 from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
@@ -228,7 +229,9 @@ def _stage_runner(flock: Flock, system: type) -> Callable[[], None]:
     priority order, as esper would)."""
 
     def run() -> None:
-        with in_world(flock.world):
+        # On numba's threads where it may use them, so that their drivers compile too (the
+        # kernels they call are the same: compiled for both ways at once).
+        with in_world(flock.world), native_always():
             processor = esper.get_processor(system)
             if processor is not None:  # a stage this install has (all of them, today)
                 processor.process(flock.config.dt)

@@ -1,12 +1,26 @@
-"""The thread pool that runs a large flock's kernels in chunks (shoal.systems.core.threads)."""
+"""The threads that run a flock's kernels in chunks (shoal.systems.core.threads): the pool
+of Python threads, and numba's own threads while they are awake."""
 
 import itertools
+import multiprocessing
 import threading
 import time
+from collections.abc import Iterator
 
+import esper
+import numpy as np
 import pytest
 
-from shoal.systems.core.threads import run_chunks, set_threads, threads
+from shoal.components import Species
+from shoal.systems import FlockConfig, install
+from shoal.systems.core import threads as pool
+from shoal.systems.core.threads import (
+    native_always,
+    native_threads,
+    run_chunks,
+    set_threads,
+    threads,
+)
 
 
 @pytest.fixture
@@ -54,3 +68,130 @@ def test_a_chunk_that_fails_raises_in_the_caller(two_threads: object) -> None:
 
     with pytest.raises(ValueError, match="chunk failed"):
         run_chunks(kernel, 4096, min_rows=1)
+
+
+@pytest.fixture
+def fresh_timing(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, int, int]]]:
+    """Two threads, numba's said to have two, no launch remembered; yields the launches
+    of `native_driver` (workers, chunks, n)."""
+    launches: list[tuple[int, int, int]] = []
+    monkeypatch.setattr(pool, "_last_runs", {})
+    monkeypatch.setattr(pool, "_native_end", 0.0)
+    monkeypatch.setattr(pool, "native_threads", lambda: 2)
+    monkeypatch.setattr(pool, "_launches", launches, raising=False)
+    before = threads()
+    set_threads(2)
+    yield launches
+    set_threads(before)
+
+
+def native_driver(workers: int, chunks: int, n: int, seconds: float) -> None:
+    """Stands for a kernel's numba driver: notes the launch, takes `seconds`."""
+    pool._launches.append((workers, chunks, n))  # type: ignore[attr-defined]
+    time.sleep(seconds)
+
+
+def python_kernel(first: int, last: int, seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def test_a_kernel_run_back_to_back_goes_to_numbas_threads(
+    fresh_timing: list[tuple[int, int, int]],
+) -> None:
+    # The first run has no history: the pool (one thread: under PARALLEL_MIN_BOIDS rows).
+    run_chunks(python_kernel, 1000, 0.02, native=native_driver)
+    assert fresh_timing == []
+    # Called again at once after a run of 20 ms: back to back, numba's threads take it.
+    run_chunks(python_kernel, 1000, 0.02, native=native_driver)
+    assert fresh_timing == [(2, 3, 1000)]
+
+
+def test_a_rested_kernel_stays_on_the_pool(fresh_timing: list[tuple[int, int, int]]) -> None:
+    # A game stepping once a frame: the kernel idles far longer than it runs, and numba's
+    # threads (asleep by then) are not woken for it.
+    for _ in range(3):
+        run_chunks(python_kernel, 1000, 0.001, native=native_driver)
+        time.sleep(0.02)
+    assert fresh_timing == []
+
+
+def test_numbas_threads_stay_in_use_while_awake(
+    fresh_timing: list[tuple[int, int, int]],
+) -> None:
+    with native_always():
+        run_chunks(python_kernel, 1000, 0.0, native=native_driver)
+    # Right after a launch another kernel, never run before, is sent to them too.
+    run_chunks(python_kernel, 5000, 0.0, native=lambda *a: native_driver(*a))
+    assert [n for _, _, n in fresh_timing] == [1000, 5000]
+    time.sleep(2 * pool.HOT_SECONDS)
+    run_chunks(python_kernel, 5000, 0.0, native=lambda *a: native_driver(*a))
+    assert len(fresh_timing) == 2  # asleep by now: the pool ran it
+
+
+def test_small_runs_and_one_thread_never_go_to_numbas_threads(
+    fresh_timing: list[tuple[int, int, int]],
+) -> None:
+    for _ in range(2):
+        run_chunks(python_kernel, pool.NATIVE_MIN_ROWS - 1, 0.01, native=native_driver)
+    set_threads(1)
+    for _ in range(2):
+        run_chunks(python_kernel, 1000, 0.01, native=native_driver)
+    assert fresh_timing == []
+
+
+def test_numbas_threads_need_its_openmp_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # numba's "workqueue" layer aborts the process when two threads launch at once.
+    import numba
+
+    native_threads.cache_clear()
+    monkeypatch.setattr(numba, "threading_layer", lambda: "workqueue")
+    try:
+        assert native_threads() == 1
+    finally:
+        native_threads.cache_clear()
+
+
+def flock_state(world: str, steps: int, count: int, always: bool) -> np.ndarray:
+    """Positions and velocities of 600 fish after `steps` steps on `count` threads, on
+    numba's threads at every stage if `always`."""
+    before = threads()
+    set_threads(count)
+    try:
+        flock = install(FlockConfig(width=900, height=700, seed=4), [Species("fish")], world=world)
+        flock.scatter("fish", 600)
+        for _ in range(steps):
+            if always:
+                with native_always():
+                    flock.step()
+            else:
+                flock.step()
+        return np.hstack([flock.positions, flock.velocities])
+    finally:
+        set_threads(before)
+        esper.delete_world(world)
+
+
+@pytest.mark.skipif(native_threads() < 2, reason="numba's OpenMP threads are not used here")
+def test_numbas_threads_give_the_flock_of_one_thread() -> None:
+    one = flock_state("native-one", 30, 1, always=False)
+    assert np.array_equal(one, flock_state("native-two", 30, 2, always=True))
+
+
+def _step_in_child(queue: "multiprocessing.Queue[object]") -> None:
+    state = flock_state("forked-child", 3, 2, always=True)
+    queue.put((pool._forked, float(np.abs(state).sum())))
+
+
+@pytest.mark.skipif(native_threads() < 2, reason="numba's OpenMP threads are not used here")
+def test_a_forked_child_steps_on_the_pool() -> None:
+    # GNU OpenMP does not survive a fork: a child that launched numba's threads would be
+    # killed ("fork() called from a process already using GNU OpenMP").
+    flock_state("before-fork", 2, 2, always=True)  # this process has started them
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_step_in_child, args=(queue,))
+    child.start()
+    child.join(120)
+    assert child.exitcode == 0
+    forked, total = queue.get(timeout=5)
+    assert forked is True and np.isfinite(total)

@@ -1,29 +1,64 @@
 """Threads: a large flock's per-boid kernels run on several cores, a small flock's on one.
 
 The kernels are compiled with ``nogil=True`` and take the range of rows (or slots) they work
-on, so a flock is split into chunks that threads of one shared pool run at the same time.
-Each chunk writes only its own rows, so results do not depend on the number of threads
-(determinism is a promise). This costs a little more to start than numba's own ``parallel``
-loops, but compiles in a fraction of the time (no parallel lowering), and never spins idle
-threads on a busy machine.
+on, so a flock is split into chunks that several threads run at the same time. Each chunk
+writes only its own rows, so results do not depend on the number of threads (determinism is
+a promise).
+
+Two ways to run the chunks:
+
+- A pool of Python threads (`run_chunks` on its own). Its threads sleep between calls and
+  the calling thread works too, taking the next chunk nobody has taken: a helper slow to wake
+  (a busy machine; on a cloud VM waking a sleeping thread took 0.1-2 ms) leaves its share to
+  the others, so a call is never slower than one thread by much. Handing a chunk over costs
+  ~50-250 µs, so it runs only flocks of `PARALLEL_MIN_BOIDS` or more.
+- numba's own threads (a kernel's `native` driver, a ``parallel=True`` loop over the
+  chunks): a launch costs ~3 µs, since after each they wait spinning for a while (GNU
+  OpenMP: ~10 ms) before they sleep. But a launch waits for every thread, a sleeping one
+  too. So they run a call only while they are awake (`HOT_SECONDS` after the last launch),
+  or when the same kernel runs back to back (it was idle less time than it last ran: a
+  benchmark, a fast-forward, catch-up steps, a flock too large for its frame), from
+  `NATIVE_MIN_ROWS` rows. A game stepping a few hundred boids once a frame takes the pool
+  (or one thread) as before, and leaves no core spinning between its frames.
+
+numba's threads are used only with its OpenMP layer (safe to enter from several threads at
+once, unlike its "workqueue" layer), and never in a child forked from a process that started
+them (GNU OpenMP does not survive a fork).
 """
 
+import functools
 import itertools
 import os
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
+import numba
+import numpy as np
+
 from shoal.components import arguments as check
+from shoal.systems.core.store import FloatArray
 
 PARALLEL_MIN_BOIDS = 4096
-"""Below this many boids the kernels run on one thread: starting parallel work costs more
-than it saves for a small flock (and far more on a busy machine)."""
+"""Below this many boids the pool's threads are not used: handing them work costs more than
+it saves for a small flock (and far more on a busy machine)."""
+NATIVE_MIN_ROWS = 64
+"""Below this many rows numba's threads are not used either (a chunk under 32 rows)."""
+HOT_SECONDS = 1.0e-3
+"""numba's threads count as awake this long after a launch ends (GNU OpenMP spins
+~10 ms on this project's machine, less on some CPUs: a safe share of it)."""
 
 _CHUNKS_PER_THREAD = 4
 _MIN_CHUNK = 256
 _threads = max(1, min(os.cpu_count() or 1, 64))
 _pool: ThreadPoolExecutor | None = None
+_forked = False  # this process was forked: numba's OpenMP threads are not to be used
+_always_native = threading.local()  # `native_always` is on in this thread
+_native_end = 0.0  # when the last launch of numba's threads ended (perf_counter)
+_last_runs: dict[Callable[..., Any], tuple[float, float]] = {}  # kernel → (ended, seconds)
 
 
 def threads() -> int:
@@ -42,11 +77,103 @@ def set_threads(count: int) -> None:
 
 
 def run_chunks(
-    kernel: Callable[..., Any], n: int, *args: Any, min_rows: int = PARALLEL_MIN_BOIDS
+    kernel: Callable[..., Any],
+    n: int,
+    *args: Any,
+    min_rows: int = PARALLEL_MIN_BOIDS,
+    native: Callable[..., None] | None = None,
 ) -> list[Any]:
-    """Call ``kernel(first, last, *args)`` over [0, n) in chunks, on the pool's threads when
-    n is at least `min_rows` (a stage whose rows cost much each passes fewer); returns the
-    chunks' results in order."""
+    """Call ``kernel(first, last, *args)`` over [0, n) in chunks; return the chunks' results
+    in order.
+
+    The chunks run on the pool's threads when n is at least `min_rows` (a stage whose rows
+    cost much passes fewer), or on numba's threads through `native` (``native(workers,
+    chunks, n, *args)``: `native_chunks`' loop round the kernel, which returns nothing) when
+    those are awake (see the module's docstring); then the list is empty.
+    """
+    workers = _native_workers(native, n)
+    if workers > 1 and native is not None:
+        return _run_native(kernel, native, workers, n, args)
+    started = time.perf_counter()
+    results = _run_in_pool(kernel, n, args, min_rows)
+    if native is not None:
+        ended = time.perf_counter()
+        _last_runs[native] = (ended, ended - started)
+    return results
+
+
+@contextmanager
+def native_always() -> Iterator[None]:
+    """Within it, this thread's `run_chunks` calls that have a native driver use numba's
+    threads whatever the size and timing (where they may be used at all): the warm-up
+    compiles the drivers so, and tests compare their results."""
+    before = getattr(_always_native, "on", False)
+    _always_native.on = True
+    try:
+        yield
+    finally:
+        _always_native.on = before
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def _probe(out: FloatArray) -> None:
+    """A launch of numba's threads, to learn which threading layer numba picked."""
+    for k in numba.prange(out.shape[0]):
+        out[k] = k
+
+
+@functools.cache
+def native_threads() -> int:
+    """How many threads numba's OpenMP layer runs (1: it is not used, see the module's
+    docstring)."""
+    count = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    if count < 2:
+        return 1
+    try:
+        _probe(np.zeros(2))
+    except ValueError:  # "No threading layer could be loaded": the pool does the work
+        return 1
+    return count if numba.threading_layer() == "omp" else 1  # type: ignore[attr-defined]
+
+
+def _native_workers(native: Callable[..., None] | None, n: int) -> int:
+    """How many of numba's threads should run this call (1: none, use the pool)."""
+    if native is None or _forked or _threads < 2 or n == 0:
+        return 1
+    always = getattr(_always_native, "on", False)
+    if not always and (n < NATIVE_MIN_ROWS or not _awake(native)):
+        return 1
+    return min(_threads, native_threads())
+
+
+def _awake(native: Callable[..., None]) -> bool:
+    """Whether numba's threads are still spinning from a launch, or the kernel runs back
+    to back (idle for less time than its last run took)."""
+    now = time.perf_counter()
+    if now - _native_end < HOT_SECONDS:
+        return True
+    ended, seconds = _last_runs.get(native, (-1.0e9, 0.0))
+    return now - ended < seconds
+
+
+def _run_native(
+    kernel: Callable[..., Any], native: Callable[..., None], workers: int, n: int,
+    args: tuple[Any, ...],
+) -> list[Any]:  # fmt: skip
+    """One launch of numba's threads over the kernel's chunks."""
+    global _native_end
+    chunks = max(workers, min(workers * _CHUNKS_PER_THREAD, n // _MIN_CHUNK))
+    started = time.perf_counter()
+    native(workers, chunks, n, *args)
+    _native_end = time.perf_counter()
+    _last_runs[native] = (_native_end, _native_end - started)
+    return []
+
+
+def _run_in_pool(
+    kernel: Callable[..., Any], n: int, args: tuple[Any, ...], min_rows: int
+) -> list[Any]:
+    """The chunks on the pool's threads and the caller's (one chunk below `min_rows`)."""
     if n < max(min_rows, 2) or _threads == 1:
         return [kernel(0, n, *args)]
     global _pool
@@ -71,3 +198,11 @@ def run_chunks(
         if not helper.cancel():
             helper.result()
     return results
+
+
+def _after_fork_in_child() -> None:
+    global _forked
+    _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)

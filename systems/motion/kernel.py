@@ -78,6 +78,41 @@ def move(
             alarm_age[i] += dt
 
 
+@numba.njit(cache=True, nogil=True, parallel=True)
+def move_chunks(
+    workers: int,
+    chunks: int,
+    n: int,
+    positions: FloatArray,
+    velocities: FloatArray,
+    accelerations: FloatArray,
+    kept: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    dt: float,
+    boundary: int,
+    width: float,
+    height: float,
+    margin: float,
+    wall_weight: float,
+    noise: FloatArray,
+    alarm: FloatArray,
+    alarm_before: FloatArray,
+    alarm_lead: FloatArray,
+    alarm_age: FloatArray,
+    burst: FloatArray,
+) -> None:
+    """`move` over rows [0, n) in `chunks` chunks on `workers` of numba's threads (see
+    `core/threads.py`)."""
+    for w in numba.prange(workers):
+        for k in range(w, chunks, workers):
+            move(
+                n * k // chunks, n * (k + 1) // chunks, positions, velocities, accelerations,
+                kept, species, params, dt, boundary, width, height, margin, wall_weight, noise,
+                alarm, alarm_before, alarm_lead, alarm_age, burst,
+            )  # fmt: skip
+
+
 @numba.njit(cache=True, nogil=True)
 def _burst(state: float, alarm: float, factor: float, duration: float) -> float:
     """The burst state for this step: a burst starts when a calm boid is scared (once per

@@ -10,7 +10,7 @@ from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import run_chunks
-from shoal.systems.motion.kernel import keep_out, move
+from shoal.systems.motion.kernel import keep_out, move, move_chunks
 
 
 class MotionSystem(FlockProcessor):
@@ -36,7 +36,7 @@ class MotionSystem(FlockProcessor):
                 store.species, flock.species.params, step.dt, boundary, config.width,
                 config.height, config.margin, config.wall_weight, self._noise(step),
                 store.alarm, self._alarm_before(step), self._alarm_lead(step),
-                store.alarm_age, store.burst,
+                store.alarm_age, store.burst, native=move_chunks,
             )  # fmt: skip
             if len(attractors):
                 centres = attractors.positions - np.asarray(config.origin)

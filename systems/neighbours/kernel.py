@@ -67,6 +67,32 @@ def gather_slots(
         slot_alarm[k] = alarm[r]
 
 
+@numba.njit(cache=True, nogil=True, parallel=True)
+def gather_chunks(
+    workers: int,
+    chunks: int,
+    n: int,
+    order: IntArray,
+    cell_x: IntArray,
+    cell_y: IntArray,
+    ny: int,
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    alarm: FloatArray,
+    torus: tuple[bool, float, float, float, float],
+    slots: Slots,
+) -> None:
+    """`gather_slots` over slots [0, n) in `chunks` chunks on `workers` of numba's threads
+    (see `core/threads.py`)."""
+    for w in numba.prange(workers):
+        for k in range(w, chunks, workers):
+            gather_slots(
+                n * k // chunks, n * (k + 1) // chunks, order, cell_x, cell_y, ny, positions,
+                velocities, species, alarm, torus, slots,
+            )  # fmt: skip
+
+
 @numba.njit(cache=True, nogil=True)
 def mark_cells(first: int, last: int, cell_start: IntArray, slots: Slots) -> None:
     """Write what cells [first, last) hold, from their slots (`gather_slots`): the one

@@ -8,7 +8,12 @@ from shoal.systems.core.species_table import P_PERCEPTION
 from shoal.systems.core.step import Step
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.core.vision import Cells
-from shoal.systems.neighbours.kernel import empty_slots, gather_slots, mark_cells
+from shoal.systems.neighbours.kernel import (
+    empty_slots,
+    gather_chunks,
+    gather_slots,
+    mark_cells,
+)
 
 
 class NeighbourSystem(FlockProcessor):
@@ -26,7 +31,7 @@ class NeighbourSystem(FlockProcessor):
         run_chunks(
             gather_slots, len(store), grid.order, grid.cell_x, grid.cell_y, grid.ny,
             store.positions, store.velocities, store.species, store.alarm,
-            (grid.wrap, *config.origin, config.width, config.height), slots,
+            (grid.wrap, *config.origin, config.width, config.height), slots, native=gather_chunks,
         )  # fmt: skip
         mark_cells(0, grid.nx * grid.ny, grid.cell_start, slots)  # reads in order: fast
         cell, positions, velocities, species, alarm, x, y, vx, vy, kinds, alarmed = slots

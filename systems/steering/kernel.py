@@ -188,6 +188,37 @@ def steer(
                target_row, goals)  # fmt: skip
 
 
+@numba.njit(cache=True, nogil=True, parallel=True)
+def steer_chunks(
+    workers: int,
+    chunks: int,
+    n: int,
+    cells: Cells,
+    cooldown: FloatArray,
+    alarm_age: FloatArray,
+    burst: FloatArray,
+    params: FloatArray,
+    relations: IntArray,
+    dt: float,
+    origin_x: float,
+    origin_y: float,
+    accelerations: FloatArray,
+    alarm: FloatArray,
+    alarm_lead: FloatArray,
+    target_row: IntArray,
+    goals: FloatArray,
+) -> None:
+    """`steer` over slots [0, n) in `chunks` chunks on `workers` of numba's threads (see
+    `core/threads.py`; numba's parallel loops take no ``*args``, hence the list)."""
+    for w in numba.prange(workers):
+        for k in range(w, chunks, workers):  # a worker's chunks spread over the flock
+            steer(
+                n * k // chunks, n * (k + 1) // chunks, cells, cooldown, alarm_age, burst,
+                params, relations, dt, origin_x, origin_y, accelerations, alarm, alarm_lead,
+                target_row, goals,
+            )  # fmt: skip
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def steer_in_order(
     cells: Cells,

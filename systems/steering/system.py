@@ -9,7 +9,7 @@ from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import PARALLEL_MIN_BOIDS, run_chunks
-from shoal.systems.steering.kernel import steer, steer_in_order
+from shoal.systems.steering.kernel import steer, steer_chunks, steer_in_order
 
 HEAVY_SECONDS = 3.0e-4
 """A steering run that took longer than this was heavy (a school of a few hundred, or a dense
@@ -47,7 +47,7 @@ class SteeringSystem(FlockProcessor):
             steer, n, cells, store.cooldown, store.alarm_age, store.burst, table.params,
             table.relations, step.dt, *flock.config.origin, store.accelerations, store.alarm,
             step.alarm_lead, step.targets, goals,
-            min_rows=HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS,
+            min_rows=HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS, native=steer_chunks,
         )  # fmt: skip
         self._heavy = time.perf_counter() - started > HEAVY_SECONDS
 
