@@ -229,11 +229,15 @@ def _stage_runner(flock: Flock, system: type) -> Callable[[], None]:
     priority order, as esper would)."""
 
     def run() -> None:
-        # On numba's threads where it may use them, so that their drivers compile too (the
-        # kernels they call are the same: compiled for both ways at once).
-        with in_world(flock.world), native_always():
+        with in_world(flock.world):
             processor = esper.get_processor(system)
-            if processor is not None:  # a stage this install has (all of them, today)
+            if processor is None:  # a stage this install has (all of them, today)
+                return
+            # Twice: on the calling thread, then on numba's threads where they may be used
+            # (a kernel called from Python and one called by its parallel driver are two
+            # compiled versions). A stage run again is harmless in this throw-away flock.
+            processor.process(flock.config.dt)
+            with native_always():
                 processor.process(flock.config.dt)
 
     return run
