@@ -72,6 +72,7 @@ _PARTS = {  # stage (or part) → (what the player reads under the bar, weight)
     "MotionSystem": ("motion", 4.5),
     "CollisionSystem": ("collisions", 7.0),
     "LifecycleSystem": ("catches and food", 4.0),
+    "threads": ("threads", 10.0),
     "measures": ("queries and metrics", 14.0),
 }
 _COMPILE_GROUPS = ({"NeighbourSystem", "SteeringSystem"}, set(_PARTS) - {"SteeringSystem"})
@@ -219,6 +220,7 @@ def _tasks() -> Iterator[tuple[str, float, Callable[[], None]]]:
             for system, _ in STAGES:
                 part = system.__name__
                 yield part, share * _PARTS[part][1], _stage_runner(flock, system)
+            yield "threads", share * _PARTS["threads"][1], functools.partial(_native_step, flock)
             yield "measures", share * _PARTS["measures"][1], functools.partial(_measure, flock)
         finally:
             esper.delete_world(world)
@@ -231,16 +233,18 @@ def _stage_runner(flock: Flock, system: type) -> Callable[[], None]:
     def run() -> None:
         with in_world(flock.world):
             processor = esper.get_processor(system)
-            if processor is None:  # a stage this install has (all of them, today)
-                return
-            # Twice: on the calling thread, then on numba's threads where they may be used
-            # (a kernel called from Python and one called by its parallel driver are two
-            # compiled versions). A stage run again is harmless in this throw-away flock.
-            processor.process(flock.config.dt)
-            with native_always():
+            if processor is not None:  # a stage this install has (all of them, today)
                 processor.process(flock.config.dt)
 
     return run
+
+
+def _native_step(flock: Flock) -> None:
+    """One more step with every stage that can on numba's threads (where they may be used
+    here): a kernel called from Python and the same kernel called by its parallel driver
+    (`core/threads.py`) are two compiled versions."""
+    with native_always():
+        flock.step(flock.config.dt)
 
 
 def _measure(flock: Flock) -> None:

@@ -14,6 +14,8 @@ def rule_terms(flock: Flock, slot: int) -> FloatArray:
     the two in step.
     """
     step, table, store = flock.step_state, flock.species, flock.store
+    if not 0 <= slot < len(step.cells.row):  # the kernel does not check: it would crash
+        raise IndexError(f"rule_terms: slot {slot} not in the last step's {len(step.cells.row)}")
     terms: FloatArray = rule_forces(
         slot, step.cells, store.cooldown, store.alarm_age, store.burst, table.params,
         table.relations, step.dt, flock.config.origin,
