@@ -16,9 +16,9 @@ Two ways to run the chunks:
   chunks): a launch costs ~3 µs, since after each they wait spinning for a while (GNU
   OpenMP: ~10 ms) before they sleep. But a launch waits for every thread, a sleeping one
   too. So they run a call only while they are awake (`HOT_SECONDS` after the last launch),
-  or when the same kernel runs back to back (it was idle less time than it last ran: a
-  benchmark, a fast-forward, catch-up steps, a flock too large for its frame), from
-  `NATIVE_MIN_ROWS` rows. A game stepping a few hundred boids once a frame takes the pool
+  or when the same kernel runs back to back (it was idle less time than it last ran, or
+  than `HOT_SECONDS`: a benchmark, a fast-forward, catch-up steps, a flock too large for
+  its frame), from `NATIVE_MIN_ROWS` rows. A game stepping a few hundred boids once a frame takes the pool
   (or one thread) as before, and leaves no core spinning between its frames.
 
 numba's threads are used only with its OpenMP layer (safe to enter from several threads at
@@ -46,7 +46,12 @@ PARALLEL_MIN_BOIDS = 4096
 """Below this many boids the pool's threads are not used: handing them work costs more than
 it saves for a small flock (and far more on a busy machine)."""
 NATIVE_MIN_ROWS = 64
-"""Below this many rows numba's threads are not used either (a chunk under 32 rows)."""
+"""Below this many rows numba's threads are not used either (a chunk under 32 rows), for a
+kernel whose rows cost ~1 µs each (steering)."""
+LIGHT_NATIVE_MIN_ROWS = 1024
+"""The same for a kernel whose rows cost ~0.05 µs (copying, moving): below it, handing its
+~20 arguments to the driver costs more than the second thread saves (measured at 100 and
+500 boids: slower; at 2,000: faster)."""
 HOT_SECONDS = 1.0e-3
 """numba's threads count as awake this long after a launch ends (GNU OpenMP spins
 ~10 ms on this project's machine, less on some CPUs: a safe share of it)."""
@@ -82,6 +87,7 @@ def run_chunks(
     *args: Any,
     min_rows: int = PARALLEL_MIN_BOIDS,
     native: Callable[..., None] | None = None,
+    native_min_rows: int = NATIVE_MIN_ROWS,
 ) -> list[Any]:
     """Call ``kernel(first, last, *args)`` over [0, n) in chunks; return the chunks' results
     in order.
@@ -89,9 +95,10 @@ def run_chunks(
     The chunks run on the pool's threads when n is at least `min_rows` (a stage whose rows
     cost much passes fewer), or on numba's threads through `native` (``native(workers,
     chunks, n, *args)``: `native_chunks`' loop round the kernel, which returns nothing) when
-    those are awake (see the module's docstring); then the list is empty.
+    those are awake (see the module's docstring) and n is at least `native_min_rows`; then
+    the list is empty.
     """
-    workers = _native_workers(native, n)
+    workers = _native_workers(native, n, native_min_rows)
     if workers > 1 and native is not None:
         return _run_native(kernel, native, workers, n, args)
     started = time.perf_counter()
@@ -136,24 +143,24 @@ def native_threads() -> int:
     return count if numba.threading_layer() == "omp" else 1  # type: ignore[attr-defined]
 
 
-def _native_workers(native: Callable[..., None] | None, n: int) -> int:
+def _native_workers(native: Callable[..., None] | None, n: int, min_rows: int) -> int:
     """How many of numba's threads should run this call (1: none, use the pool)."""
     if native is None or _forked or _threads < 2 or n == 0:
         return 1
     always = getattr(_always_native, "on", False)
-    if not always and (n < NATIVE_MIN_ROWS or not _awake(native)):
+    if not always and (n < min_rows or not _awake(native)):
         return 1
     return min(_threads, native_threads())
 
 
 def _awake(native: Callable[..., None]) -> bool:
     """Whether numba's threads are still spinning from a launch, or the kernel runs back
-    to back (idle for less time than its last run took)."""
+    to back (idle for less time than its last run took, or than `HOT_SECONDS`)."""
     now = time.perf_counter()
     if now - _native_end < HOT_SECONDS:
         return True
     ended, seconds = _last_runs.get(native, (-1.0e9, 0.0))
-    return now - ended < seconds
+    return now - ended < max(seconds, HOT_SECONDS)
 
 
 def _run_native(

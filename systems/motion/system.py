@@ -9,7 +9,7 @@ from shoal.systems.core.origin import from_origin
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
-from shoal.systems.core.threads import run_chunks
+from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
 from shoal.systems.motion.kernel import keep_out, move, move_chunks
 
 
@@ -37,6 +37,7 @@ class MotionSystem(FlockProcessor):
                 config.height, config.margin, config.wall_weight, self._noise(step),
                 store.alarm, self._alarm_before(step), self._alarm_lead(step),
                 store.alarm_age, store.burst, native=move_chunks,
+                native_min_rows=LIGHT_NATIVE_MIN_ROWS,
             )  # fmt: skip
             if len(attractors):
                 centres = attractors.positions - np.asarray(config.origin)

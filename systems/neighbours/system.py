@@ -6,7 +6,7 @@ from shoal.systems.core.grid import build_grid
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_PERCEPTION
 from shoal.systems.core.step import Step
-from shoal.systems.core.threads import run_chunks
+from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
 from shoal.systems.core.vision import Cells
 from shoal.systems.neighbours.kernel import (
     empty_slots,
@@ -32,6 +32,7 @@ class NeighbourSystem(FlockProcessor):
             gather_slots, len(store), grid.order, grid.cell_x, grid.cell_y, grid.ny,
             store.positions, store.velocities, store.species, store.alarm,
             (grid.wrap, *config.origin, config.width, config.height), slots, native=gather_chunks,
+            native_min_rows=LIGHT_NATIVE_MIN_ROWS,
         )  # fmt: skip
         mark_cells(0, grid.nx * grid.ny, grid.cell_start, slots)  # reads in order: fast
         cell, positions, velocities, species, alarm, x, y, vx, vy, kinds, alarmed = slots
