@@ -29,6 +29,7 @@ from shoal.systems.core.events import (
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.species_table import RELATIONS
 from shoal.systems.core.step import Neighbours, Step
+from shoal.systems.core.threads import set_threads, threads
 from shoal.systems.install import (
     COLLISION_PRIORITY,
     LIFECYCLE_PRIORITY,
@@ -106,6 +107,8 @@ __all__ = [
     "prepare",
     "refresh_obstacles",
     "remove_obstacles",
+    "set_threads",
+    "threads",
     "uninstall",
     "warm_up",
 ]

@@ -12,15 +12,9 @@ import numpy as np
 import pytest
 
 from shoal.components import Species
-from shoal.systems import FlockConfig, install
+from shoal.systems import FlockConfig, install, set_threads, threads
 from shoal.systems.core import threads as pool
-from shoal.systems.core.threads import (
-    native_always,
-    native_threads,
-    run_chunks,
-    set_threads,
-    threads,
-)
+from shoal.systems.core.threads import native_always, native_threads, run_chunks
 
 
 @pytest.fixture

@@ -7,19 +7,19 @@ a promise).
 
 Two ways to run the chunks:
 
-- A pool of Python threads (`run_chunks` on its own). Its threads sleep between calls and
-  the calling thread works too, taking the next chunk nobody has taken: a helper slow to wake
-  (a busy machine; on a cloud VM waking a sleeping thread took 0.1-2 ms) leaves its share to
-  the others, so a call is never slower than one thread by much. Handing a chunk over costs
-  ~50-250 µs, so it runs only flocks of `PARALLEL_MIN_BOIDS` or more.
+- A pool of Python threads (`run_chunks` on its own). Its threads sleep between calls, and
+  the calling thread works too, taking the next chunk nobody has taken: a helper slow to
+  wake (a busy machine; on a cloud VM waking a sleeping thread took 0.1-2 ms) leaves its
+  share to the others, so a call is never much slower than one thread. Handing a chunk over
+  costs ~50-250 µs, so the pool runs only flocks of `PARALLEL_MIN_BOIDS` or more.
 - numba's own threads (a kernel's `native` driver, a ``parallel=True`` loop over the
-  chunks): a launch costs ~3 µs, since after each they wait spinning for a while (GNU
-  OpenMP: ~10 ms) before they sleep. But a launch waits for every thread, a sleeping one
-  too. So they run a call only while they are awake (`HOT_SECONDS` after the last launch),
-  or when the same kernel runs back to back (it was idle less time than it last ran, or
-  than `HOT_SECONDS`: a benchmark, a fast-forward, catch-up steps, a flock too large for
-  its frame), from `NATIVE_MIN_ROWS` rows. A game stepping a few hundred boids once a frame takes the pool
-  (or one thread) as before, and leaves no core spinning between its frames.
+  chunks). A launch costs ~3 µs while they are awake: after each they spin for a while (GNU
+  OpenMP: ~10 ms here) before they sleep. But a launch waits for every thread, a sleeping
+  one too, so they take a call only while they are awake (within `HOT_SECONDS` of the last
+  launch) or when the same kernel runs back to back (idle for less time than its last run
+  took, or than `HOT_SECONDS`: a benchmark, a fast-forward, catch-up steps, a flock too
+  large for its frame), and only from `NATIVE_MIN_ROWS` rows. A game that steps its flock
+  once a frame keeps the pool (or one thread), and no core spins between its frames.
 
 numba's threads are used only with its OpenMP layer (safe to enter from several threads at
 once, unlike its "workqueue" layer), and never in a child forked from a process that started
