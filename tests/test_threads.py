@@ -5,13 +5,13 @@ import itertools
 import multiprocessing
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import esper
 import numpy as np
 import pytest
 
-from shoal.components import Species
+from shoal.components import Circle, Leader, Obstacle, Position, Species, Velocity
 from shoal.systems import FlockConfig, install, set_threads, threads
 from shoal.systems.core import threads as pool
 from shoal.systems.core.threads import native_always, native_threads, run_chunks
@@ -71,6 +71,8 @@ def fresh_timing(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, in
     launches: list[tuple[int, int, int]] = []
     monkeypatch.setattr(pool, "_last_runs", {})
     monkeypatch.setattr(pool, "_native_end", 0.0)
+    monkeypatch.setattr(pool, "_busy", 0.0)
+    monkeypatch.setattr(pool, "_span", 0.0)
     monkeypatch.setattr(pool, "native_threads", lambda: 2)
     monkeypatch.setattr(pool, "_launches", launches, raising=False)
     before = threads()
@@ -106,6 +108,36 @@ def test_a_rested_kernel_stays_on_the_pool(fresh_timing: list[tuple[int, int, in
     for _ in range(3):
         run_chunks(python_kernel, 1000, 0.001, native=native_driver)
         time.sleep(0.02)
+    assert fresh_timing == []
+
+
+def a_driver() -> Callable[..., None]:
+    """A driver of its own (a kernel of its own, to the timing)."""
+    return lambda *args: native_driver(*args)
+
+
+def test_stages_stepped_back_to_back_go_to_numbas_threads(
+    fresh_timing: list[tuple[int, int, int]],
+) -> None:
+    # Everything on: each stage idles longer than it runs (the others and their Python in
+    # between), but the flock, stepped back to back, keeps the thread busy over half the time.
+    stages = [a_driver() for _ in range(3)]
+    for _ in range(10):
+        for driver in stages:
+            run_chunks(python_kernel, 1000, 0.003, native=driver)
+            time.sleep(0.0015)
+    assert len(fresh_timing) >= 10
+
+
+def test_stages_stepped_once_a_frame_stay_on_the_pool(
+    fresh_timing: list[tuple[int, int, int]],
+) -> None:
+    # A game: one step a frame, its stages one after the other, then the frame's rest.
+    stages = [a_driver() for _ in range(3)]
+    for _ in range(6):
+        for driver in stages:
+            run_chunks(python_kernel, 1000, 0.002, native=driver)
+        time.sleep(0.025)
     assert fresh_timing == []
 
 
@@ -146,13 +178,16 @@ def test_numbas_threads_need_its_openmp_layer(monkeypatch: pytest.MonkeyPatch) -
 
 
 def flock_state(world: str, steps: int, count: int, always: bool) -> np.ndarray:
-    """Positions and velocities of 600 fish after `steps` steps on `count` threads, on
-    numba's threads at every stage if `always`."""
+    """Positions and velocities of 1,200 fish (a rock, a leader) after `steps` steps on
+    `count` threads, on numba's threads at every stage that has a driver if `always`."""
     before = threads()
     set_threads(count)
     try:
         flock = install(FlockConfig(width=900, height=700, seed=4), [Species("fish")], world=world)
-        flock.scatter("fish", 600)
+        with flock.in_world():
+            esper.create_entity(Obstacle(Circle(450, 350, 60)))
+            esper.create_entity(Position(800, 350), Velocity(0, 0), Leader())
+        flock.scatter("fish", 1200)
         for _ in range(steps):
             if always:
                 with native_always():

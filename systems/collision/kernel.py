@@ -334,3 +334,29 @@ def push_out(
         velocities[i, 0], velocities[i, 1] = vx, vy
         moved += 1
     return moved
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def push_out_chunks(
+    workers: int,
+    chunks: int,
+    n: int,
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    geometry: Geometry,
+    free: FloatArray,
+    start: FloatArray,
+    world: World,
+) -> int:
+    """`push_out` over rows [0, n) in `chunks` chunks on `workers` of numba's threads (see
+    `core/threads.py`); returns how many it moved."""
+    moved = 0
+    for w in numba.prange(workers):
+        for k in range(w, chunks, workers):
+            moved += push_out(
+                n * k // chunks, n * (k + 1) // chunks, positions, velocities, species, params,
+                geometry, free, start, world,
+            )  # fmt: skip
+    return moved

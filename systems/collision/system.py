@@ -3,10 +3,10 @@
 import numpy as np
 
 from shoal.components.species import BOUNDARY_MODES
-from shoal.systems.collision.kernel import push_out
+from shoal.systems.collision.kernel import push_out, push_out_chunks
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
-from shoal.systems.core.threads import run_chunks
+from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
 from shoal.systems.obstacles.field import obstacle_field
 
 
@@ -49,6 +49,7 @@ class CollisionSystem(FlockProcessor):
                 flock.species.params, field.geometry, free, start,
                 (BOUNDARY_MODES.index(config.boundary), float(config.width),
                  float(config.height), float(config.left), float(config.bottom)),
+                native=push_out_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
             )
         )  # fmt: skip
         if self.pushed:

@@ -16,9 +16,10 @@ Two ways to run the chunks:
   chunks). A launch costs ~3 µs while they are awake: after each they spin for a while (GNU
   OpenMP: ~10 ms here) before they sleep. But a launch waits for every thread, a sleeping
   one too, so they take a call only while they are awake (within `HOT_SECONDS` of the last
-  launch) or when the same kernel runs back to back (idle for less time than its last run
-  took, or than `HOT_SECONDS`: a benchmark, a fast-forward, catch-up steps, a flock too
-  large for its frame), and only from `NATIVE_MIN_ROWS` rows. A game that steps its flock
+  launch), when the same kernel runs back to back (idle for less time than its last run
+  took, or than `HOT_SECONDS`), or when the kernels have kept the calling thread busy over
+  half the time of late (`BUSY_SHARE`): a benchmark, a fast-forward, catch-up steps, a flock
+  too large for its frame. And only from `NATIVE_MIN_ROWS` rows. A game that steps its flock
   once a frame keeps the pool (or one thread), and no core spins between its frames.
 
 numba's threads are used only with its OpenMP layer (safe to enter from several threads at
@@ -28,6 +29,7 @@ them (GNU OpenMP does not survive a fork).
 
 import functools
 import itertools
+import math
 import os
 import threading
 import time
@@ -52,6 +54,11 @@ LIGHT_NATIVE_MIN_ROWS = 1024
 """The same for a kernel whose rows cost ~0.05 µs (copying, moving): below it, handing its
 ~20 arguments to the driver costs more than the second thread saves (measured at 100 and
 500 boids: slower; at 2,000: faster)."""
+BUSY_SHARE = 0.5
+"""numba's threads also take a call once the kernels have kept the calling threads busy
+this share of the time of late (`_BUSY_WINDOW`): a flock stepped back to back whose kernels
+each idle longer than they run (a stage's Python, the other stages in between)."""
+_BUSY_WINDOW = 0.05  # s: how far back "of late" reaches (a game's frame: 0.017)
 HOT_SECONDS = 1.0e-3
 """numba's threads count as awake this long after a launch ends (GNU OpenMP spins
 ~10 ms on this project's machine, less on some CPUs: a safe share of it)."""
@@ -64,6 +71,9 @@ _forked = False  # this process was forked: numba's OpenMP threads are not to be
 _always_native = threading.local()  # `native_always` is on in this thread
 _native_end = 0.0  # when the last launch of numba's threads ended (perf_counter)
 _last_runs: dict[Callable[..., Any], tuple[float, float]] = {}  # kernel → (ended, seconds)
+_busy = 0.0  # time spent in kernels of late (weighted by exp(-age / _BUSY_WINDOW))
+_span = 0.0  # time of late (weighted the same way; at most _BUSY_WINDOW)
+_seen = 0.0  # when `_busy` and `_span` were last brought up to date (perf_counter)
 
 
 def threads() -> int:
@@ -86,7 +96,7 @@ def run_chunks(
     n: int,
     *args: Any,
     min_rows: int = PARALLEL_MIN_BOIDS,
-    native: Callable[..., None] | None = None,
+    native: Callable[..., Any] | None = None,
     native_min_rows: int = NATIVE_MIN_ROWS,
 ) -> list[Any]:
     """Call ``kernel(first, last, *args)`` over [0, n) in chunks; return the chunks' results
@@ -94,18 +104,20 @@ def run_chunks(
 
     The chunks run on the pool's threads when n is at least `min_rows` (a stage whose rows
     cost much passes fewer), or on numba's threads through `native` (``native(workers,
-    chunks, n, *args)``: `native_chunks`' loop round the kernel, which returns nothing) when
-    those are awake (see the module's docstring) and n is at least `native_min_rows`; then
-    the list is empty.
+    chunks, n, *args)``: a ``prange`` loop round the kernel, as `steer_chunks`) when those
+    are awake (see the module's docstring) and n is at least `native_min_rows`; then the
+    list holds the driver's one result (a sum of the chunks' where they return one).
     """
+    started = time.perf_counter()
     workers = _native_workers(native, n, native_min_rows)
     if workers > 1 and native is not None:
-        return _run_native(kernel, native, workers, n, args)
-    started = time.perf_counter()
-    results = _run_in_pool(kernel, n, args, min_rows)
+        results = _run_native(native, workers, n, args)
+    else:
+        results = _run_in_pool(kernel, n, args, min_rows)
+    ended = time.perf_counter()
     if native is not None:
-        ended = time.perf_counter()
         _last_runs[native] = (ended, ended - started)
+    _note_busy(started, ended)
     return results
 
 
@@ -143,7 +155,7 @@ def native_threads() -> int:
     return count if numba.threading_layer() == "omp" else 1  # type: ignore[attr-defined]
 
 
-def _native_workers(native: Callable[..., None] | None, n: int, min_rows: int) -> int:
+def _native_workers(native: Callable[..., Any] | None, n: int, min_rows: int) -> int:
     """How many of numba's threads should run this call (1: none, use the pool)."""
     if native is None or _forked or _threads < 2 or n == 0:
         return 1
@@ -153,28 +165,44 @@ def _native_workers(native: Callable[..., None] | None, n: int, min_rows: int) -
     return min(_threads, native_threads())
 
 
-def _awake(native: Callable[..., None]) -> bool:
-    """Whether numba's threads are still spinning from a launch, or the kernel runs back
-    to back (idle for less time than its last run took, or than `HOT_SECONDS`)."""
+def _awake(native: Callable[..., Any]) -> bool:
+    """Whether numba's threads are still spinning from a launch, the kernel runs back to
+    back (idle for less time than its last run took, or than `HOT_SECONDS`), or the kernels
+    have kept the threads busy of late (`BUSY_SHARE`)."""
     now = time.perf_counter()
     if now - _native_end < HOT_SECONDS:
         return True
     ended, seconds = _last_runs.get(native, (-1.0e9, 0.0))
-    return now - ended < max(seconds, HOT_SECONDS)
+    if now - ended < max(seconds, HOT_SECONDS):
+        return True
+    decay = _decay(now - _seen)
+    return _busy * decay > BUSY_SHARE * (_span * decay + _BUSY_WINDOW * (1.0 - decay))
+
+
+def _note_busy(started: float, ended: float) -> None:
+    """Count a kernel's run from `started` to `ended` in the time spent in kernels of late:
+    both are integrals of time weighted by exp(-age / _BUSY_WINDOW)."""
+    global _busy, _span, _seen
+    decay = _decay(ended - _seen)
+    _busy = _busy * decay + _BUSY_WINDOW * (1.0 - _decay(ended - started))
+    _span = _span * decay + _BUSY_WINDOW * (1.0 - decay)
+    _seen = ended
+
+
+def _decay(seconds: float) -> float:
+    """What a moment `seconds` old still weighs in `_busy` and `_span`."""
+    return math.exp(-max(seconds, 0.0) / _BUSY_WINDOW)
 
 
 def _run_native(
-    kernel: Callable[..., Any], native: Callable[..., None], workers: int, n: int,
-    args: tuple[Any, ...],
-) -> list[Any]:  # fmt: skip
+    native: Callable[..., Any], workers: int, n: int, args: tuple[Any, ...]
+) -> list[Any]:
     """One launch of numba's threads over the kernel's chunks."""
     global _native_end
     chunks = max(workers, min(workers * _CHUNKS_PER_THREAD, n // _MIN_CHUNK))
-    started = time.perf_counter()
-    native(workers, chunks, n, *args)
+    result = native(workers, chunks, n, *args)
     _native_end = time.perf_counter()
-    _last_runs[native] = (_native_end, _native_end - started)
-    return []
+    return [result]
 
 
 def _run_in_pool(

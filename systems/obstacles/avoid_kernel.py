@@ -107,3 +107,26 @@ def avoid(
             ax, ay, _ = _steer_from(t, lx - hx, ly - hy, hx, hy, reach, limit)
         accelerations[i, 0] += weight * ax
         accelerations[i, 1] += weight * ay
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def avoid_chunks(
+    workers: int,
+    chunks: int,
+    n: int,
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    geometry: Geometry,
+    margin: float,
+    accelerations: FloatArray,
+) -> None:
+    """`avoid` over rows [0, n) in `chunks` chunks on `workers` of numba's threads (see
+    `core/threads.py`)."""
+    for w in numba.prange(workers):
+        for k in range(w, chunks, workers):
+            avoid(
+                n * k // chunks, n * (k + 1) // chunks, positions, velocities, species, params,
+                geometry, margin, accelerations,
+            )  # fmt: skip

@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING
 from shoal.components import arguments as check
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
-from shoal.systems.core.threads import run_chunks
-from shoal.systems.obstacles.avoid_kernel import avoid
+from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.obstacles.avoid_kernel import avoid, avoid_chunks
 from shoal.systems.obstacles.field import obstacle_field
 from shoal.systems.obstacles.goals import reaim_goals
 from shoal.systems.obstacles.navigation import navigator
@@ -64,4 +64,6 @@ class ObstacleSystem(FlockProcessor):
             field.geometry,
             self.margin,
             store.accelerations,
+            native=avoid_chunks,
+            native_min_rows=LIGHT_NATIVE_MIN_ROWS,
         )

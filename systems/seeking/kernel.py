@@ -184,6 +184,39 @@ def seek_agents(
         accelerations[i, 1] += ay
 
 
+@numba.njit(cache=True, nogil=True, parallel=True)
+def seek_chunks(
+    workers: int,
+    chunks: int,
+    n: int,
+    order: IntArray,
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    world: World,
+    leaders: Agents,
+    food: Agents,
+    attractors: Agents,
+    predators: Agents,
+    nav: Nav,
+    wander: FloatArray,
+    burst: FloatArray,
+    accelerations: FloatArray,
+    alarm: FloatArray,
+    goals: FloatArray,
+) -> None:
+    """`seek_agents` over [0, n) in `chunks` chunks on `workers` of numba's threads (see
+    `core/threads.py`)."""
+    for w in numba.prange(workers):
+        for k in range(w, chunks, workers):
+            seek_agents(
+                n * k // chunks, n * (k + 1) // chunks, order, positions, velocities, species,
+                params, world, leaders, food, attractors, predators, nav, wander, burst,
+                accelerations, alarm, goals,
+            )  # fmt: skip
+
+
 @numba.njit(cache=True)
 def _navigate(
     pool: PoolArray,

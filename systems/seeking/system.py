@@ -23,10 +23,10 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.core.threads import run_chunks
+from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
 from shoal.systems.obstacles.navigation import Navigator, navigator
 from shoal.systems.seeking.current import add_current
-from shoal.systems.seeking.kernel import Agents, seek_agents
+from shoal.systems.seeking.kernel import Agents, seek_agents, seek_chunks
 from shoal.systems.seeking.pursuit_kernel import pursue_prey
 from shoal.systems.seeking.rejoin import add_rejoining
 
@@ -105,6 +105,7 @@ class SeekingSystem(FlockProcessor):
             seek_agents, n, order, store.positions, store.velocities, store.species, table.params,
             (config.wraps, config.width, config.height), *agents, (pool, *cell),
             store.wander, store.burst, store.accelerations, store.alarm, step.goals_for(n),
+            native=seek_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
         )  # fmt: skip
         if len(self.prey):
             run_chunks(
