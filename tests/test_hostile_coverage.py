@@ -57,6 +57,7 @@ NO_ARGUMENTS: dict[str, str] = {
     "DebugOverlay.draw": "reads the overlay's own (validated) state",
     "DebugOverlay.build": "reads the overlay's own (validated) state",
     "prepare": "starts warm_up on a thread of its own",
+    "threads": "reads a setting",
     "Preparation.done": "property",
     "fixed_fraction": "reads arcade's clock",
     "Navigator.flock": "property",

@@ -15,6 +15,7 @@ from shoal.systems import (
     metrics,
     obstacle_field,
     refresh_obstacles,
+    set_threads,
     warm_up,
 )
 
@@ -276,10 +277,22 @@ def preparation_cases() -> list[Case]:
     return cases
 
 
+def threads_cases() -> list[Case]:
+    """set_threads' count (a refused one leaves the count as it was)."""
+    return sweep(
+        "set_threads",
+        lambda s, v: set_threads(v),
+        r"set_threads: count = ",
+        {"zero": 0, "negative": -2, "a float": 2.5, "a str": "2", "NaN": NAN, "None": None,
+         "too many": 10**6, "a bool": True},
+    )  # fmt: skip
+
+
 CASES: list[Case] = [
     *field_cases(),
     *metrics_cases(),
     *preparation_cases(),
+    *threads_cases(),
 ]
 
 

@@ -64,105 +64,126 @@ def test_a_chunk_that_fails_raises_in_the_caller(two_threads: object) -> None:
         run_chunks(kernel, 4096, min_rows=1)
 
 
+class Clock:
+    """A stand-in for the threads module's clock: time passes only when told, so that the
+    timing rules are tested exactly, whatever the machine's load."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @pytest.fixture
-def fresh_timing(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, int, int]]]:
-    """Two threads, numba's said to have two, no launch remembered; yields the launches
-    of `native_driver` (workers, chunks, n)."""
-    launches: list[tuple[int, int, int]] = []
+def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
+    """Two threads, numba's said to have two, no launch remembered, a stand-in clock; the
+    launches of the stand-in drivers are noted in `launches`."""
+    fake = Clock()
+    launches.clear()
+    monkeypatch.setattr(pool, "time", fake)
     monkeypatch.setattr(pool, "_last_runs", {})
     monkeypatch.setattr(pool, "_native_end", 0.0)
     monkeypatch.setattr(pool, "_busy", 0.0)
     monkeypatch.setattr(pool, "_span", 0.0)
+    monkeypatch.setattr(pool, "_seen", 0.0)
     monkeypatch.setattr(pool, "native_threads", lambda: 2)
-    monkeypatch.setattr(pool, "_launches", launches, raising=False)
     before = threads()
     set_threads(2)
-    yield launches
+    yield fake
     set_threads(before)
 
 
-def native_driver(workers: int, chunks: int, n: int, seconds: float) -> None:
-    """Stands for a kernel's numba driver: notes the launch, takes `seconds`."""
-    pool._launches.append((workers, chunks, n))  # type: ignore[attr-defined]
-    time.sleep(seconds)
+launches: list[tuple[int, int, int]] = []  # (workers, chunks, n) of each stand-in launch
 
 
-def python_kernel(first: int, last: int, seconds: float) -> None:
-    time.sleep(seconds)
+def a_driver(clock: Clock) -> Callable[..., None]:
+    """A stand-in for a kernel's numba driver (a kernel of its own, to the timing rules):
+    notes its launch, takes `seconds` of the clock."""
+
+    def driver(workers: int, chunks: int, n: int, seconds: float) -> None:
+        launches.append((workers, chunks, n))
+        clock.sleep(seconds)
+
+    return driver
 
 
-def test_a_kernel_run_back_to_back_goes_to_numbas_threads(
-    fresh_timing: list[tuple[int, int, int]],
-) -> None:
+def a_kernel(clock: Clock) -> Callable[..., None]:
+    """A stand-in for the kernel on the pool: takes `seconds` of the clock."""
+
+    def kernel(first: int, last: int, seconds: float) -> None:
+        clock.sleep(seconds)
+
+    return kernel
+
+
+def test_a_kernel_run_back_to_back_goes_to_numbas_threads(clock: Clock) -> None:
+    kernel, driver = a_kernel(clock), a_driver(clock)
     # The first run has no history: the pool (one thread: under PARALLEL_MIN_BOIDS rows).
-    run_chunks(python_kernel, 1000, 0.02, native=native_driver)
-    assert fresh_timing == []
+    run_chunks(kernel, 1000, 0.02, native=driver)
+    assert launches == []
     # Called again at once after a run of 20 ms: back to back, numba's threads take it.
-    run_chunks(python_kernel, 1000, 0.02, native=native_driver)
-    assert fresh_timing == [(2, 3, 1000)]
+    run_chunks(kernel, 1000, 0.02, native=driver)
+    assert launches == [(2, 3, 1000)]
 
 
-def test_a_rested_kernel_stays_on_the_pool(fresh_timing: list[tuple[int, int, int]]) -> None:
+def test_a_rested_kernel_stays_on_the_pool(clock: Clock) -> None:
     # A game stepping once a frame: the kernel idles far longer than it runs, and numba's
     # threads (asleep by then) are not woken for it.
-    for _ in range(3):
-        run_chunks(python_kernel, 1000, 0.001, native=native_driver)
-        time.sleep(0.02)
-    assert fresh_timing == []
+    kernel, driver = a_kernel(clock), a_driver(clock)
+    for _ in range(10):
+        run_chunks(kernel, 1000, 0.001, native=driver)
+        clock.sleep(0.02)
+    assert launches == []
 
 
-def a_driver() -> Callable[..., None]:
-    """A driver of its own (a kernel of its own, to the timing)."""
-    return lambda *args: native_driver(*args)
-
-
-def test_stages_stepped_back_to_back_go_to_numbas_threads(
-    fresh_timing: list[tuple[int, int, int]],
-) -> None:
+def test_stages_stepped_back_to_back_go_to_numbas_threads(clock: Clock) -> None:
     # Everything on: each stage idles longer than it runs (the others and their Python in
     # between), but the flock, stepped back to back, keeps the thread busy over half the time.
-    stages = [a_driver() for _ in range(3)]
-    for _ in range(10):
+    kernel, stages = a_kernel(clock), [a_driver(clock) for _ in range(3)]
+    for step in range(20):
+        if step == 10:  # after a while (the busy share starts from a long rest)...
+            launches.clear()
         for driver in stages:
-            run_chunks(python_kernel, 1000, 0.003, native=driver)
-            time.sleep(0.0015)
-    assert len(fresh_timing) >= 10
+            run_chunks(kernel, 1000, 0.003, native=driver)
+            clock.sleep(0.0015)
+    assert len(launches) == 30  # ...every stage goes to them
 
 
-def test_stages_stepped_once_a_frame_stay_on_the_pool(
-    fresh_timing: list[tuple[int, int, int]],
-) -> None:
+def test_stages_stepped_once_a_frame_stay_on_the_pool(clock: Clock) -> None:
     # A game: one step a frame, its stages one after the other, then the frame's rest.
-    stages = [a_driver() for _ in range(3)]
-    for _ in range(6):
+    kernel, stages = a_kernel(clock), [a_driver(clock) for _ in range(3)]
+    for _ in range(20):
         for driver in stages:
-            run_chunks(python_kernel, 1000, 0.002, native=driver)
-        time.sleep(0.025)
-    assert fresh_timing == []
+            run_chunks(kernel, 1000, 0.002, native=driver)
+        clock.sleep(0.025)
+    assert launches == []
 
 
-def test_numbas_threads_stay_in_use_while_awake(
-    fresh_timing: list[tuple[int, int, int]],
-) -> None:
+def test_numbas_threads_stay_in_use_while_awake(clock: Clock) -> None:
+    kernel = a_kernel(clock)
     with native_always():
-        run_chunks(python_kernel, 1000, 0.0, native=native_driver)
+        run_chunks(kernel, 1000, 0.0, native=a_driver(clock))
     # Right after a launch another kernel, never run before, is sent to them too.
-    run_chunks(python_kernel, 5000, 0.0, native=lambda *a: native_driver(*a))
-    assert [n for _, _, n in fresh_timing] == [1000, 5000]
-    time.sleep(2 * pool.HOT_SECONDS)
-    run_chunks(python_kernel, 5000, 0.0, native=lambda *a: native_driver(*a))
-    assert len(fresh_timing) == 2  # asleep by now: the pool ran it
+    clock.sleep(0.5 * pool.HOT_SECONDS)
+    run_chunks(kernel, 5000, 0.0, native=a_driver(clock))
+    assert [n for _, _, n in launches] == [1000, 5000]
+    clock.sleep(2 * pool.HOT_SECONDS)
+    run_chunks(kernel, 5000, 0.0, native=a_driver(clock))
+    assert len(launches) == 2  # asleep by now: the pool ran it
 
 
-def test_small_runs_and_one_thread_never_go_to_numbas_threads(
-    fresh_timing: list[tuple[int, int, int]],
-) -> None:
+def test_small_runs_and_one_thread_never_go_to_numbas_threads(clock: Clock) -> None:
+    kernel, driver = a_kernel(clock), a_driver(clock)
     for _ in range(2):
-        run_chunks(python_kernel, pool.NATIVE_MIN_ROWS - 1, 0.01, native=native_driver)
+        run_chunks(kernel, pool.NATIVE_MIN_ROWS - 1, 0.01, native=driver)
     set_threads(1)
     for _ in range(2):
-        run_chunks(python_kernel, 1000, 0.01, native=native_driver)
-    assert fresh_timing == []
+        run_chunks(kernel, 1000, 0.01, native=driver)
+    assert launches == []
 
 
 def test_numbas_threads_need_its_openmp_layer(monkeypatch: pytest.MonkeyPatch) -> None:

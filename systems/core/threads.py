@@ -68,6 +68,7 @@ _MIN_CHUNK = 256
 _threads = max(1, min(os.cpu_count() or 1, 64))
 _pool: ThreadPoolExecutor | None = None
 _forked = False  # this process was forked: numba's OpenMP threads are not to be used
+_probing = threading.Lock()
 _always_native = threading.local()  # `native_always` is on in this thread
 _native_end = 0.0  # when the last launch of numba's threads ended (perf_counter)
 _last_runs: dict[Callable[..., Any], tuple[float, float]] = {}  # kernel → (ended, seconds)
@@ -148,10 +149,11 @@ def native_threads() -> int:
     count = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     if count < 2:
         return 1
-    try:
-        _probe(np.zeros(2))
-    except ValueError:  # "No threading layer could be loaded": the pool does the work
-        return 1
+    with _probing:  # one launch at a time: the "workqueue" layer aborts on two at once
+        try:
+            _probe(np.zeros(2))
+        except ValueError:  # "No threading layer could be loaded": the pool does the work
+            return 1
     return count if numba.threading_layer() == "omp" else 1  # type: ignore[attr-defined]
 
 
