@@ -13,18 +13,22 @@ Two ways to run the chunks:
   share to the others, so a call is never much slower than one thread. Handing a chunk over
   costs ~50-250 µs, so the pool runs only flocks of `PARALLEL_MIN_BOIDS` or more.
 - numba's own threads (a kernel's `native` driver, a ``parallel=True`` loop over the
-  chunks). A launch costs ~3 µs while they are awake: after each they spin for a while (GNU
-  OpenMP: ~10 ms here) before they sleep. But a launch waits for every thread, a sleeping
-  one too, so they take a call only while they are awake (within `HOT_SECONDS` of the last
-  launch), when the same kernel runs back to back (idle for less time than its last run
-  took, or than `HOT_SECONDS`), or when the kernels have kept the calling thread busy over
-  half the time of late (`BUSY_SHARE`): a benchmark, a fast-forward, catch-up steps, a flock
-  too large for its frame. And only from `NATIVE_MIN_ROWS` rows. A game that steps its flock
-  once a frame keeps the pool (or one thread), and no core spins between its frames.
+  chunks). A launch costs ~3 µs while they are awake: after each they spin for a while
+  (GNU OpenMP: ~1.5 ms here, see below) before they sleep. But a launch waits for every
+  thread, a sleeping one too, so they take a call only while they are awake (within
+  `HOT_SECONDS` of the last launch), when the same kernel runs back to back (idle for less
+  time than its last run took, or than `HOT_SECONDS`), or when the kernels have kept the
+  calling thread busy over half the time of late (`BUSY_SHARE`): a benchmark, a
+  fast-forward, catch-up steps, a flock too large for its frame. And only from
+  `NATIVE_MIN_ROWS` rows. A game that steps its flock once a frame keeps the pool (or one
+  thread), and no core spins between its frames.
 
 numba's threads are used only with its OpenMP layer (safe to enter from several threads at
 once, unlike its "workqueue" layer), and never in a child forked from a process that started
-them (GNU OpenMP does not survive a fork).
+them (GNU OpenMP does not survive a fork). Unless the host set it, GNU OpenMP is told to spin
+30,000 rounds (``GOMP_SPINCOUNT``; ~1.5 ms here) rather than its 300,000 (~10 ms): enough for
+the gaps between stages and steps, without a core spinning long after the last (measured:
+no step slower; with 10 ms, two test processes on two cores slowed each other).
 """
 
 import functools
@@ -60,8 +64,11 @@ this share of the time of late (`_BUSY_WINDOW`): a flock stepped back to back wh
 each idle longer than they run (a stage's Python, the other stages in between)."""
 _BUSY_WINDOW = 0.05  # s: how far back "of late" reaches (a game's frame: 0.017)
 HOT_SECONDS = 1.0e-3
-"""numba's threads count as awake this long after a launch ends (GNU OpenMP spins
-~10 ms on this project's machine, less on some CPUs: a safe share of it)."""
+"""numba's threads count as awake this long after a launch ends (GNU OpenMP spins ~1.5 ms
+on this project's machine with the spin count set below, less on some CPUs)."""
+
+# Read by GNU OpenMP when numba first loads it (the first launch), so set here at import.
+os.environ.setdefault("GOMP_SPINCOUNT", "30000")
 
 _CHUNKS_PER_THREAD = 4
 _MIN_CHUNK = 256
