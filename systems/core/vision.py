@@ -203,12 +203,20 @@ def seen(
             if count == cap:
                 _sort_heap(cap, row, out)
             return count
-    for ring in range(max(reach_x, reach_y) + 1):
-        for ox in range(-min(ring, down_x), min(ring, up_x) + 1):
+    # Only the cells in the grid are walked: in a long thin world (a torus 12,900 cells
+    # by 9, a radius that spans it) walking each ring's whole square and skipping what is
+    # off the grid cost minutes a step.
+    for ring in range(max(down_x, up_x, down_y, up_y) + 1):
+        x_low, x_high, x_step = -min(ring, down_x), min(ring, up_x), 1
+        if ring > down_y and ring > up_y:  # the ring's top and bottom rows are off the grid:
+            x_low = -ring if ring <= down_x else ring  # only its side columns are left
+            x_high = ring if ring <= up_x else -ring
+            x_step = 2 * ring
+        for ox in range(x_low, x_high + 1, x_step):
             gap_x = _gap(ox, fx, cells.size_x, cells.nx, cells.wrap)
             side = ox == -ring or ox == ring  # a whole column of the ring, else its ends
-            oy_step = 1 if side else 2 * ring
-            for oy in range(-ring, ring + 1, max(oy_step, 1)):
+            y_low, y_high = (max(-ring, -down_y), min(ring, up_y)) if side else (-ring, ring)
+            for oy in range(y_low, y_high + 1, 1 if side else max(2 * ring, 1)):
                 if oy < -down_y or oy > up_y:
                     continue
                 gap_y = _gap(oy, fy, cells.size_y, ny, cells.wrap)
