@@ -68,7 +68,7 @@ def watch(
         headings, limits, polar, school = [], [], [], []
         for k in range(round(seconds / DT)):
             flock.step()
-            vel = flock.velocities
+            vel = flock.velocities[np.argsort(flock.entities)]  # by boid: the rows move
             headings.append(np.arctan2(vel[:, 1], vel[:, 0]))
             if k % 30 == 0:
                 limits.append(share_at_limit(vel, species.min_speed, species.max_speed))

@@ -15,7 +15,9 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
+from shoal.systems.core import flock as flock_module
 from shoal.systems.core.ecs import in_world
+from shoal.systems.core.flock import SORT_EVERY
 from shoal.systems.render import FISH_HEAD, FISH_SIZE, RenderSystem
 from shoal.systems.render.sprite_feed import (
     SUPPORTED_ARCADE_MAJOR,
@@ -167,16 +169,19 @@ def test_a_stopped_fish_keeps_its_heading(
 
 # --- (b) drawn where the store says ----------------------------------------------------
 def test_sprites_are_drawn_at_the_store_positions(
-    window: arcade.Window, make_flock: Callable[[], Flock]
+    window: arcade.Window, make_flock: Callable[[], Flock], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(flock_module, "SORT_MIN_ROWS", 0)  # sorts as a large flock would
     flock = make_flock()
     flock.scatter("fish", 25)
     render = render_of(flock)
     assert_drawn_where_store_says(snapshot(window, render), flock)
     with in_world(flock.world):
         esper.add_processor(render, RENDER_PRIORITY)
-    for _ in range(30):
-        flock.step(1 / 60)  # the render stage feeds the moved boids
+    entities = flock.entities.copy()
+    for _ in range(SORT_EVERY + 2):
+        flock.step(1 / 60)  # the render stage feeds the moved boids, sorted on the way
+    assert not np.array_equal(flock.entities, entities)
     assert_drawn_where_store_says(snapshot(window, render), flock)
 
 
@@ -220,6 +225,8 @@ def test_sprites_follow_the_store_through_spawn_and_despawn_churn(
             doomed = rng.choice(flock.entities, rng.integers(0, len(flock) + 1), replace=False)
             flock.despawn(doomed)
         flock.scatter("fish", int(rng.integers(0, 30)))
+        if rng.random() < 0.4:  # as the flock does every SORT_EVERY steps
+            flock.store.reorder(rng.permutation(len(flock)))
         if rng.random() < 0.5:
             flock.store.positions[:] += rng.uniform(-5, 5, (len(flock), 2))
             flock.store.positions[:] = np.clip(flock.store.positions, 10, (WIDTH - 10, HEIGHT - 10))

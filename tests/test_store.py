@@ -30,7 +30,9 @@ def assert_consistent(flock: Flock) -> None:
 
 ACTIONS = st.lists(
     st.tuples(
-        st.sampled_from(["spawn", "despawn", "esper_delete", "esper_create", "step", "write"]),
+        st.sampled_from(
+            ["spawn", "despawn", "esper_delete", "esper_create", "step", "write", "reorder"]
+        ),
         st.integers(0, 40),
     ),
     max_size=25,
@@ -61,6 +63,8 @@ def test_churn_keeps_store_consistent(actions: list[tuple[str, int]], seed: int)
                         Velocity(*rng.normal(0, 20, 2)),
                         Boid("b"),
                     )
+            elif action == "reorder":
+                flock.store.reorder(rng.permutation(len(flock.store)))
             elif action == "write" and entities:
                 e = int(rng.choice(entities))
                 esper.component_for_entity(e, Position).xy = (12.5, 34.0)
@@ -84,6 +88,49 @@ def test_position_is_a_live_view() -> None:
     assert not pos.bound
     flock.step()
     assert not esper.entity_exists(entity)
+
+
+def test_reorder_moves_every_column_with_its_boid() -> None:
+    flock = install(FlockConfig(seed=3), SPECIES)
+    flock.scatter("a", 40)
+    flock.scatter("b", 20)
+    flock.step()
+    store = flock.store
+    store.alarm[:] = np.arange(len(store)) / 100.0  # a column no step has written yet
+    before = {
+        int(entity): {name: column[row].copy() for name, column in store._views.items()}
+        for row, entity in enumerate(store.entities)
+    }
+    positions, layout = store.positions, store.layout
+    order = np.random.default_rng(5).permutation(len(store))
+    store.reorder(order)
+    assert store.layout == layout + 1
+    assert np.array_equal(store.entities, [list(before)[i] for i in order])
+    for entity, values in before.items():
+        row = store.row(entity)
+        for name, value in values.items():
+            assert np.array_equal(store._views[name][row], value), (entity, name)
+        assert esper.component_for_entity(entity, Position).xy == tuple(
+            value for value in values["position"]
+        )
+    assert positions is store.positions or np.shares_memory(positions, store.positions)
+    assert np.array_equal(
+        positions, store.positions
+    )  # a view kept from before reads the moved rows
+    assert_consistent(flock)
+
+
+@pytest.mark.parametrize(
+    "order",
+    [[0, 1], [0, 1, 1], [0, 1, 3], [-1, 0, 1], [0.0, 1.0, 2.0], [[0, 1, 2]], "012", None],
+)
+def test_reorder_refuses_anything_but_a_permutation(order: object) -> None:
+    flock = install(FlockConfig(), SPECIES)
+    flock.spawn("a", [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])
+    entities, layout = flock.entities.copy(), flock.store.layout
+    with pytest.raises(ValueError, match=r"FlockStore\.reorder: order must be a permutation of 3"):
+        flock.store.reorder(order)  # type: ignore[arg-type]
+    assert np.array_equal(flock.entities, entities) and flock.store.layout == layout
 
 
 def test_bad_spawns_are_refused_with_clear_errors() -> None:

@@ -29,6 +29,12 @@ from shoal.systems.core.species_table import RELATIONS, SpeciesTable
 from shoal.systems.core.step import Neighbours, Step, list_neighbours
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 
+SORT_EVERY = 64
+"""Steps between two sorts of the store's rows into grid-cell order (`Flock._sort_rows`)."""
+SORT_MIN_ROWS = 4096
+"""The fewest boids whose rows the flock sorts: below, the rows fit the caches as they are
+(measured at 2,000 boids: 0.64 → 0.63 ms a step, against 3.8 → 3.1 at 10,000)."""
+
 
 class Flock(Embedding):
     """The boids of one esper world: their store, their species and the calls games use.
@@ -133,7 +139,9 @@ class Flock(Embedding):
     # --- arrays ------------------------------------------------------------------------
     @property
     def positions(self) -> FloatArray:
-        """Live (n, 2) positions, one row per boid (rows change when boids are removed)."""
+        """Live (n, 2) positions, one row per boid. Rows change when boids are removed and,
+        in a flock of `SORT_MIN_ROWS` boids or more, every `SORT_EVERY` steps (sorted by
+        place, for speed): to follow a boid from step to step, key by `entities`."""
         return self.store.positions
 
     @property
@@ -143,7 +151,7 @@ class Flock(Embedding):
 
     @property
     def entities(self) -> IntArray:
-        """The entity of each row."""
+        """The entity of each row (the boid a row holds now: see `positions`)."""
         return self.store.entities
 
     # --- create and delete -------------------------------------------------------------
@@ -386,6 +394,7 @@ class Flock(Embedding):
         self.ties.refresh(dt)
         if not self._updating:
             self.clock = None  # stepped by the host (esper.process, step), not by `update`
+        self._sort_rows()
         number = self.step_state.number + 1
         self.step_state = Step(number, dt, self.store.layout, start=self.store.positions.copy())
         self._step_entities = self.store.entities.copy()
@@ -393,6 +402,28 @@ class Flock(Embedding):
         return self.step_state
 
     # --- internals ---------------------------------------------------------------------
+    def _sort_rows(self) -> None:
+        """Every `SORT_EVERY` steps, put the rows of a flock of `SORT_MIN_ROWS` boids or more
+        in the last step's grid-cell order (not a flock that updates in place: its rows are
+        the order its boids update in, and in cell order that would sweep across the world).
+
+        The stages read and write every boid's row and its neighbours' in cell order; with
+        the rows in the order boids were added that is a jump in memory each time, and at
+        100,000 boids the step waits on memory (measured: 33 → 26-27 ms a step once sorted).
+        Boids stay near their cell for many steps, so an occasional sort keeps most of it.
+        """
+        last = self.step_state
+        if (
+            len(self.store) < SORT_MIN_ROWS
+            or self.config.update != "simultaneous"  # in place, rows are the update order
+            or last.number == 0
+            or last.number % SORT_EVERY
+            or last.layout != self.store.layout
+            or len(last.cells.row) != len(self.store)
+        ):
+            return
+        self.store.reorder(last.cells.row)
+
     def _check_room(self, owner: str, argument: str, count: int) -> None:
         """Refuse, before allocating anything, a spawn that would exceed `MAX_BOIDS`."""
         if len(self.store) + count > MAX_BOIDS:

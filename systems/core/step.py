@@ -123,7 +123,7 @@ class Step:
         dt: the step's length in seconds (0 for a paused step); checked once, by the stage
             that began it.
         layout: `FlockStore.layout` when the step began: the row numbers below refer to it,
-            and are stale once boids are added or removed.
+            and are stale once boids are added or removed, or the flock sorts its rows.
         cells: the flock in grid-cell order as the step began (written by the neighbour
             stage, read by every boid's vision: the steering, `Flock.neighbours`).
         targets: for each row, the row of the prey it chases this step, -1 for none (written

@@ -12,10 +12,9 @@ alpha, never on how many frames were drawn in between.
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from shoal.systems.core.drawing import between_into, turn_into
-from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.store import FloatArray, IntArray, index_in
 from shoal.systems.render.headings import (
     MAX_LAG,
     STILL_SPEED,
@@ -72,7 +71,7 @@ class DrawHistory:
             return DrawHistory(
                 entities.copy(), positions.copy(), positions.copy(), start_angles, start_angles
             )
-        source, known = _rows_of(self.entities, entities)
+        source, known = index_in(self.entities, entities)
         fresh = ~known
         pick_rows = known[:, None]
         return DrawHistory(
@@ -133,15 +132,3 @@ def _torus(
     if torus is None:
         return 0.0, 0.0, 0.0, 0.0
     return float(torus[0]), float(torus[1]), float(origin[0]), float(origin[1])
-
-
-def _rows_of(
-    known: IntArray, wanted: IntArray
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
-    """For each of `wanted`, its index in `known` (any where absent) and whether it is there.
-
-    `known` must not be empty."""
-    order = np.argsort(known, kind="stable")
-    at = np.minimum(np.searchsorted(known[order], wanted), len(known) - 1)
-    source = order[at]
-    return source, known[source] == wanted

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.systems.core.drawing import write_sprites
-from shoal.systems.core.store import FloatArray, FlockStore, IntArray
+from shoal.systems.core.store import FloatArray, FlockStore, IntArray, index_in
 from shoal.systems.render.headings import heading_degrees, kernel_floats, still
 
 # heading_degrees lives in shoal.systems.render.headings; it is re-exported here, where it started.
@@ -173,6 +173,8 @@ class SpriteFeed:
             and np.array_equal(species, self._species)
         ):
             return False
+        if self._reordered(entities, species):
+            return True
         self._drop_changed_species(entities, species)
         self._remove_gone(entities)
         self._add_new(entities, species)
@@ -233,6 +235,20 @@ class SpriteFeed:
             self._sync_sprite(sprite, buffer)
 
     # --- matching ------------------------------------------------------------------------
+    def _reordered(self, entities: IntArray, species: IntArray) -> bool:
+        """Follow the same boids, of the same species, in another row order (the flock sorts
+        its rows every so often): each keeps its sprite and slot. False if any boid came,
+        went or changed species."""
+        if len(entities) != len(self._entities) or len(entities) == 0:
+            return False
+        source, found = index_in(self._entities, entities)
+        if not found.all() or not np.array_equal(self._species[source], species):
+            return False
+        self._entities, self._species = entities.copy(), species.copy()
+        self._slots = self._slots[source]
+        self._in_order = bool(np.array_equal(self._slots, np.arange(len(self._slots))))
+        return True
+
     def _drop_changed_species(self, entities: IntArray, species: IntArray) -> None:
         """Forget the rows of boids whose species changed: they come back as new ones."""
         _, old, new = np.intersect1d(
