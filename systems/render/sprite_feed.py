@@ -173,13 +173,14 @@ class SpriteFeed:
             and np.array_equal(species, self._species)
         ):
             return False
-        if self._reordered(entities, species):
-            return True
-        self._drop_changed_species(entities, species)
-        self._remove_gone(entities)
-        self._add_new(entities, species)
-        self._map_rows(entities)
-        self._species = species.copy()
+        slots = self._reordered_slots(entities, species)
+        if slots is None:
+            self._drop_changed_species(entities, species)
+            self._remove_gone(entities)
+            self._add_new(entities, species)
+            slots = self._mapped_slots(entities)
+        self._entities, self._species, self._slots = entities.copy(), species.copy(), slots
+        self._in_order = bool(np.array_equal(slots, np.arange(len(slots))))
         return True
 
     def write(
@@ -235,19 +236,18 @@ class SpriteFeed:
             self._sync_sprite(sprite, buffer)
 
     # --- matching ------------------------------------------------------------------------
-    def _reordered(self, entities: IntArray, species: IntArray) -> bool:
-        """Follow the same boids, of the same species, in another row order (the flock sorts
-        its rows every so often): each keeps its sprite and slot. False if any boid came,
-        went or changed species."""
+    def _reordered_slots(
+        self, entities: IntArray, species: IntArray
+    ) -> npt.NDArray[np.intp] | None:
+        """The slots of the same boids, of the same species, in another row order (the
+        flock sorts its rows every so often): each keeps its sprite and slot. None if any
+        boid came, went or changed species."""
         if len(entities) != len(self._entities) or len(entities) == 0:
-            return False
+            return None
         source, found = index_in(self._entities, entities)
         if not found.all() or not np.array_equal(self._species[source], species):
-            return False
-        self._entities, self._species = entities.copy(), species.copy()
-        self._slots = self._slots[source]
-        self._in_order = bool(np.array_equal(self._slots, np.arange(len(self._slots))))
-        return True
+            return None
+        return self._slots[source]
 
     def _drop_changed_species(self, entities: IntArray, species: IntArray) -> None:
         """Forget the rows of boids whose species changed: they come back as new ones."""
@@ -287,8 +287,8 @@ class SpriteFeed:
             self.sprites.append(sprite)
             self._sprite_of[entity] = sprite
 
-    def _map_rows(self, entities: IntArray) -> None:
-        """Rebuild row -> slot: rows that kept their entity keep their slot (slots are stable
+    def _mapped_slots(self, entities: IntArray) -> npt.NDArray[np.intp]:
+        """Row -> slot rebuilt: rows that kept their entity keep their slot (slots are stable
         while a sprite stays in the list), so only moved and new rows cost a dict look-up."""
         old_entities, old_slots = self._entities, self._slots
         kept = min(len(old_entities), len(entities))
@@ -299,8 +299,7 @@ class SpriteFeed:
         changed = np.flatnonzero(~same)
         slot_of, sprite_of = self.sprites.sprite_slot, self._sprite_of
         slots[changed] = [slot_of[sprite_of[e]] for e in entities[changed].tolist()]
-        self._entities, self._slots = entities.copy(), slots
-        self._in_order = bool(np.array_equal(slots, np.arange(len(slots))))
+        return slots
 
     def _rebuild(self) -> None:
         log.warning("SpriteFeed: its SpriteList was changed from outside; rebuilding it")
