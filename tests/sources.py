@@ -11,6 +11,7 @@ pixels and seconds, so that the metrics compare with shoal's: `Run.positions[k]`
 import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -60,30 +61,58 @@ def unity_000(
         vel = vel / speed[:, None] * np.clip(speed, boid_min_v, boid_max_v)[:, None]
         pos = pos + d_pos
         # Acceleration for the next frame: (5 Rule1 + 2 Rule2 + 1 Rule3) / 8.
-        diff = pos[None, :, :] - pos[:, None, :]  # diff[i, j] = boid j - boid i
-        dist = np.linalg.norm(diff, axis=2)
-        near = (dist <= fov) & ~np.eye(count, dtype=bool)  # GetOtherBoidsInFOV
-        n_near = near.sum(axis=1)
-        # Rule1: virtual boids on the walls within the FOV, and the boids in it, each pushing
-        # -diff.normalized * 10 / |diff|², averaged over all of them.
-        wall_d = ((pos[:, None, :] - points[None]) * normals[None]).sum(axis=2)  # (n, 4)
-        walls = wall_d <= fov
-        with np.errstate(divide="ignore", invalid="ignore"):
-            push = np.where(near[..., None], -diff / dist[..., None] ** 3 * 10.0, 0.0).sum(axis=1)
-            # A virtual boid at pos - d * normal: diff = -d * normal, push = normal * 10 / d².
-            push += (np.where(walls, 10.0 / wall_d**2, 0.0)[..., None] * normals[None]).sum(axis=1)
-        objects = n_near + walls.sum(axis=1)
-        r1 = np.where(objects[:, None] > 0, push / np.maximum(objects, 1)[:, None], 0.0)
-        # Rule2: mean velocity of the boids in the FOV minus its own; Rule3: their centre.
-        some = n_near[:, None] > 0
-        mean_v = (near[..., None] * vel[None]).sum(axis=1) / np.maximum(n_near, 1)[:, None]
-        mean_p = (near[..., None] * pos[None]).sum(axis=1) / np.maximum(n_near, 1)[:, None]
-        r2 = np.where(some, mean_v - vel, 0.0)
-        r3 = np.where(some, mean_p - pos, 0.0)
-        acc = (rule1 * r1 + rule2 * r2 + rule3 * r3) / (rule1 + rule2 + rule3)
+        acc = _unity_000_acceleration(pos, vel, normals, points, fov, (rule1, rule2, rule3))
         run.positions[frame] = (pos - [min_x, min_y]) * scale
         run.velocities[frame] = vel * scale
     return run
+
+
+@numba.njit(cache=False)
+def _unity_000_acceleration(
+    pos: Array,
+    vel: Array,
+    normals: Array,
+    points: Array,
+    fov: float,
+    factors: tuple[float, float, float],
+) -> Array:
+    """000's `Rule1`, `Rule2` and `Rule3` for every boid, weighted, as its loops write them
+    (compiled: the tests run 100 seeds of 1,200 frames; numpy's (n, n, 2) arrays took
+    1.6 s a seed, these loops 0.07 s)."""
+    rule1, rule2, rule3 = factors
+    acc = np.zeros_like(pos)
+    for i in range(len(pos)):
+        x, y = pos[i, 0], pos[i, 1]
+        push_x = push_y = vel_x = vel_y = sum_x = sum_y = 0.0
+        walls = 0
+        # GetVirtualBoidsOnWall: a virtual boid at pos - d * normal; diff = -d * normal.
+        for w in range(len(normals)):
+            d = (x - points[w, 0]) * normals[w, 0] + (y - points[w, 1]) * normals[w, 1]
+            if d <= fov:
+                push_x += normals[w, 0] * 10.0 / (d * d)
+                push_y += normals[w, 1] * 10.0 / (d * d)
+                walls += 1
+        seen = 0
+        for j in range(len(pos)):  # GetOtherBoidsInFOV
+            dx, dy = pos[j, 0] - x, pos[j, 1] - y
+            dist = math.sqrt(dx * dx + dy * dy)
+            if j == i or dist > fov:
+                continue
+            # Rule1: -diff.normalized * 10 / |diff|²
+            push_x -= dx / dist * 10.0 / (dist * dist)
+            push_y -= dy / dist * 10.0 / (dist * dist)
+            vel_x, vel_y = vel_x + vel[j, 0], vel_y + vel[j, 1]
+            sum_x, sum_y = sum_x + pos[j, 0], sum_y + pos[j, 1]
+            seen += 1
+        objects = walls + seen
+        r1_x, r1_y = (push_x / objects, push_y / objects) if objects else (0.0, 0.0)
+        # Rule2: the mean velocity of those in the FOV minus its own; Rule3: their centre.
+        r2_x, r2_y = (vel_x / seen - vel[i, 0], vel_y / seen - vel[i, 1]) if seen else (0.0, 0.0)
+        r3_x, r3_y = (sum_x / seen - x, sum_y / seen - y) if seen else (0.0, 0.0)
+        total = rule1 + rule2 + rule3
+        acc[i, 0] = (rule1 * r1_x + rule2 * r2_x + rule3 * r3_x) / total
+        acc[i, 1] = (rule1 * r1_y + rule2 * r2_y + rule3 * r3_y) / total
+    return acc
 
 
 # --- 001: JavaScript canvas, additive rules, one boid after the other --------------------------
