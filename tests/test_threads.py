@@ -90,6 +90,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     monkeypatch.setattr(pool, "_busy", 0.0)
     monkeypatch.setattr(pool, "_span", 0.0)
     monkeypatch.setattr(pool, "_seen", 0.0)
+    monkeypatch.setattr(pool, "_tallies", {})
     monkeypatch.setattr(pool, "native_threads", lambda: 2)
     before = threads()
     set_threads(2)
@@ -100,13 +101,14 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
 launches: list[tuple[int, int, int]] = []  # (workers, chunks, n) of each stand-in launch
 
 
-def a_driver(clock: Clock) -> Callable[..., None]:
+def a_driver(clock: Clock, pace: float = 1.0) -> Callable[..., None]:
     """A stand-in for a kernel's numba driver (a kernel of its own, to the timing rules):
-    notes its launch, takes `seconds` of the clock."""
+    notes its launch, takes `seconds` × `pace` of the clock (the kernel on the pool takes
+    `seconds`)."""
 
     def driver(workers: int, chunks: int, n: int, seconds: float) -> None:
         launches.append((workers, chunks, n))
-        clock.sleep(seconds)
+        clock.sleep(seconds * pace)
 
     return driver
 
@@ -184,6 +186,56 @@ def test_small_runs_and_one_thread_never_go_to_numbas_threads(clock: Clock) -> N
     for _ in range(2):
         run_chunks(kernel, 1000, 0.01, native=driver)
     assert launches == []
+
+
+def back_to_back(clock: Clock, driver: Callable[..., None], seconds: float, calls: int) -> str:
+    """Run a kernel of `seconds` `calls` times back to back; which way each call went:
+    "n" numba's threads, "p" the pool."""
+    kernel, ways = a_kernel(clock), []
+    for _ in range(calls):
+        before = len(launches)
+        run_chunks(kernel, 1000, seconds, native=driver)
+        ways.append("n" if len(launches) > before else "p")
+    return "".join(ways)
+
+
+def test_a_kernel_slower_on_numbas_threads_goes_back_to_the_pool(clock: Clock) -> None:
+    # Another process keeps a core busy: a launch waits for the thread put aside (measured:
+    # 150 boids stepped 7-9 times slower). After one launch the kernel returns to the pool,
+    # and tries numba's threads again once every PROBE_SECONDS.
+    ways = back_to_back(clock, a_driver(clock, pace=8.0), 0.001, 1500)
+    assert ways.startswith("pnpp")
+    assert probes_apart(ways, "n", pool.PROBE_SECONDS / 0.001) == 2
+
+
+def probes_apart(ways: str, way: str, calls: float) -> int:
+    """How many times a call went `way` after the first, checking that each came `calls`
+    calls (PROBE_SECONDS) after the one before, give or take a few."""
+    taken = [k for k, w in enumerate(ways) if w == way]
+    gaps = [b - a for a, b in itertools.pairwise(taken)]
+    assert all(abs(gap - calls) <= 3 for gap in gaps), gaps
+    return len(gaps)
+
+
+def test_a_kernel_faster_on_numbas_threads_stays_on_them(clock: Clock) -> None:
+    # The pool is tried once every PROBE_SECONDS: its cost stays current.
+    ways = back_to_back(clock, a_driver(clock, pace=0.5), 0.004, 1000)
+    assert ways.startswith("pnnn")
+    assert probes_apart(ways, "p", pool.PROBE_SECONDS / 0.002) == 3
+
+
+def test_a_kernel_returns_to_numbas_threads_once_the_machine_is_free(clock: Clock) -> None:
+    pace = [8.0]
+
+    def driver(workers: int, chunks: int, n: int, seconds: float) -> None:
+        launches.append((workers, chunks, n))
+        clock.sleep(seconds * pace[0])
+
+    assert back_to_back(clock, driver, 0.001, 20) == "pn" + "p" * 18
+    pace[0] = 0.5  # the other process is done: the next try finds them cheaper, and stays
+    ways = back_to_back(clock, driver, 0.001, 1000)
+    first = ways.index("n")
+    assert first < pool.PROBE_SECONDS / 0.001 and "p" not in ways[first : first + 200], ways
 
 
 def test_numbas_threads_need_its_openmp_layer(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,6 +23,14 @@ Two ways to run the chunks:
   `NATIVE_MIN_ROWS` rows. A game that steps its flock once a frame keeps the pool (or one
   thread), and no core spins between its frames.
 
+Whichever way is faster is measured, not assumed: each driver's runs are timed per row on
+both ways (for flocks of about the same size), and numba's threads take a call only while
+their runs cost no more than the other way's. On a machine whose cores another process keeps
+busy, a launch waits for a thread the system has put aside: 150 boids stepped 7-9 times
+slower on numba's threads than on one (two test processes on two cores, or one busy
+process). The way not taken is tried again every `PROBE_SECONDS`, so that a kernel moves back
+once the machine is free.
+
 numba's threads are used only with its OpenMP layer (safe to enter from several threads at
 once, unlike its "workqueue" layer), and never in a child forked from a process that started
 them (GNU OpenMP does not survive a fork). Unless the host set it, GNU OpenMP is told to spin
@@ -67,6 +75,11 @@ HOT_SECONDS = 1.0e-3
 """numba's threads count as awake this long after a launch ends (GNU OpenMP spins ~1.5 ms
 on this project's machine with the spin count set below, less on some CPUs)."""
 
+PROBE_SECONDS = 0.5
+"""How often a driver's call tries the way it has not been taking (numba's threads or the
+other), so that both ways' costs stay current."""
+_TALLY_WEIGHT = 0.3  # how much a run counts in its way's cost (an exponential average)
+
 # Read by GNU OpenMP when numba first loads it (the first launch), so set here at import.
 os.environ.setdefault("GOMP_SPINCOUNT", "30000")
 
@@ -82,6 +95,41 @@ _last_runs: dict[Callable[..., Any], tuple[float, float]] = {}  # kernel → (en
 _busy = 0.0  # time spent in kernels of late (weighted by exp(-age / _BUSY_WINDOW))
 _span = 0.0  # time of late (weighted the same way; at most _BUSY_WINDOW)
 _seen = 0.0  # when `_busy` and `_span` were last brought up to date (perf_counter)
+
+
+class _Tally:
+    """What a driver's runs have cost per row of late, on numba's threads and the other way
+    (NaN: never measured), and when each way last ran (perf_counter)."""
+
+    __slots__ = ("cost", "ran")
+
+    def __init__(self) -> None:
+        self.cost = [math.nan, math.nan]  # [the other way, numba's threads]: s per row
+        self.ran = [-math.inf, -math.inf]
+
+    def note(self, native: bool, seconds_per_row: float, now: float) -> None:
+        """Count a run: it replaces a cost older than `PROBE_SECONDS` (or none), else it
+        joins the average."""
+        way = int(native)
+        if now - self.ran[way] > PROBE_SECONDS or math.isnan(self.cost[way]):
+            self.cost[way] = seconds_per_row
+        else:
+            self.cost[way] += _TALLY_WEIGHT * (seconds_per_row - self.cost[way])
+        self.ran[way] = now
+
+    def native_pays(self, now: float) -> bool:
+        """Whether numba's threads should take the next call: a way never measured is tried;
+        then the cheaper way, except that the other is tried every `PROBE_SECONDS`."""
+        other, native = self.cost
+        if math.isnan(native):
+            return True
+        if math.isnan(other):
+            return False
+        cheaper = native <= other
+        return cheaper != (now - self.ran[1 - int(cheaper)] > PROBE_SECONDS)
+
+
+_tallies: dict[tuple[Callable[..., Any], int], _Tally] = {}  # (driver, n's bit length) → tally
 
 
 def threads() -> int:
@@ -117,7 +165,8 @@ def run_chunks(
     list holds the driver's one result (a sum of the chunks' where they return one).
     """
     started = time.perf_counter()
-    workers = _native_workers(native, n, native_min_rows)
+    tally = _tally(native, n, native_min_rows)
+    workers = _native_workers(native, n, native_min_rows, tally, started)
     if workers > 1 and native is not None:
         results = _run_native(native, workers, n, args)
     else:
@@ -125,6 +174,8 @@ def run_chunks(
     ended = time.perf_counter()
     if native is not None:
         _last_runs[native] = (ended, ended - started)
+    if tally is not None:
+        tally.note(workers > 1, (ended - started) / n, ended)
     _note_busy(started, ended)
     return results
 
@@ -164,13 +215,29 @@ def native_threads() -> int:
     return count if numba.threading_layer() == "omp" else 1  # type: ignore[attr-defined]
 
 
-def _native_workers(native: Callable[..., Any] | None, n: int, min_rows: int) -> int:
+def _tally(native: Callable[..., Any] | None, n: int, min_rows: int) -> _Tally | None:
+    """The costs of `native`'s runs over about n rows (None: numba's threads cannot take
+    this call whatever they cost)."""
+    if native is None or n < min_rows or _threads < 2:
+        return None
+    key = (native, n.bit_length())
+    tally = _tallies.get(key)
+    if tally is None:
+        tally = _tallies[key] = _Tally()
+    return tally
+
+
+def _native_workers(
+    native: Callable[..., Any] | None, n: int, min_rows: int, tally: _Tally | None, now: float
+) -> int:
     """How many of numba's threads should run this call (1: none, use the pool)."""
     if native is None or _forked or _threads < 2 or n == 0:
         return 1
-    always = getattr(_always_native, "on", False)
-    if not always and (n < min_rows or not _awake(native)):
-        return 1
+    if not getattr(_always_native, "on", False):
+        if n < min_rows or not _awake(native):
+            return 1
+        if tally is not None and not tally.native_pays(now):
+            return 1
     return min(_threads, native_threads())
 
 
