@@ -45,6 +45,7 @@ import math
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -78,7 +79,7 @@ on this project's machine with the spin count set below, less on some CPUs)."""
 PROBE_SECONDS = 0.5
 """How often a driver's call tries the way it has not been taking (numba's threads or the
 other), so that both ways' costs stay current."""
-_TALLY_WEIGHT = 0.3  # how much a run counts in its way's cost (an exponential average)
+_TALLY_RUNS = 8  # how many of a way's last runs its cost is the median of
 
 # Read by GNU OpenMP when numba first loads it (the first launch), so set here at import.
 os.environ.setdefault("GOMP_SPINCOUNT", "30000")
@@ -98,29 +99,35 @@ _seen = 0.0  # when `_busy` and `_span` were last brought up to date (perf_count
 
 
 class _Tally:
-    """What a driver's runs have cost per row of late, on numba's threads and the other way
-    (NaN: never measured), and when each way last ran (perf_counter)."""
+    """What a driver's last runs cost per row, on numba's threads and the other way, and
+    when each way last ran (perf_counter)."""
 
-    __slots__ = ("cost", "ran")
+    __slots__ = ("ran", "runs")
 
     def __init__(self) -> None:
-        self.cost = [math.nan, math.nan]  # [the other way, numba's threads]: s per row
+        # [the other way, numba's threads]: seconds per row of the last `_TALLY_RUNS` runs.
+        self.runs = (deque[float](maxlen=_TALLY_RUNS), deque[float](maxlen=_TALLY_RUNS))
         self.ran = [-math.inf, -math.inf]
 
     def note(self, native: bool, seconds_per_row: float, now: float) -> None:
-        """Count a run: it replaces a cost older than `PROBE_SECONDS` (or none), else it
-        joins the average."""
+        """Count a run; the runs of a way that had not run for `PROBE_SECONDS` are
+        forgotten (the machine may have changed since)."""
         way = int(native)
-        if now - self.ran[way] > PROBE_SECONDS or math.isnan(self.cost[way]):
-            self.cost[way] = seconds_per_row
-        else:
-            self.cost[way] += _TALLY_WEIGHT * (seconds_per_row - self.cost[way])
+        if now - self.ran[way] > PROBE_SECONDS:
+            self.runs[way].clear()
+        self.runs[way].append(seconds_per_row)
         self.ran[way] = now
+
+    def cost(self, native: bool) -> float:
+        """A way's cost per row: the median of its last runs (one slow run, a thread the
+        system put aside for a moment, does not move it); NaN if it has never run."""
+        runs = sorted(self.runs[int(native)])
+        return runs[len(runs) // 2] if runs else math.nan
 
     def native_pays(self, now: float) -> bool:
         """Whether numba's threads should take the next call: a way never measured is tried;
         then the cheaper way, except that the other is tried every `PROBE_SECONDS`."""
-        other, native = self.cost
+        other, native = self.cost(False), self.cost(True)
         if math.isnan(native):
             return True
         if math.isnan(other):
@@ -167,6 +174,9 @@ def run_chunks(
     started = time.perf_counter()
     tally = _tally(native, n, native_min_rows)
     workers = _native_workers(native, n, native_min_rows, tally, started)
+    # A launch that had to wake numba's threads costs what waking them costs (0.1-2 ms):
+    # not counted, or a kernel that tried them after a while on the pool would never stay.
+    woke_none = started - _native_end < HOT_SECONDS
     if workers > 1 and native is not None:
         results = _run_native(native, workers, n, args)
     else:
@@ -174,7 +184,7 @@ def run_chunks(
     ended = time.perf_counter()
     if native is not None:
         _last_runs[native] = (ended, ended - started)
-    if tally is not None:
+    if tally is not None and (workers == 1 or woke_none):
         tally.note(workers > 1, (ended - started) / n, ended)
     _note_busy(started, ended)
     return results
