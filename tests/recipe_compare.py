@@ -94,7 +94,7 @@ def recipe(name: str, seed: int, tail: int = TAIL) -> tuple[Measures, float]:
 # - 000's loose swarm, polarization: 0.06-0.40 over seeds 0-39 (its port's 0.09-0.32); over
 #   ten seeds the means drifted 11-16 % apart with the release, over twenty 24 % (seeds 10-19
 #   ran high), over forty 0.191 against the port's 0.172 (2026-11-27). Over a hundred
-#   (the port compiled, 2026-11-28) 0.197 against 0.181: 8.7 % apart, the difference's
+#   (the port compiled, 2026-11-27, night) 0.197 against 0.181: 8.7 % apart, the difference's
 #   standard error 5 % (over forty it was 9 %, and the loops' rounding alone moved the
 #   port's mean from 0.172 to 0.167).
 # - 002's ball round the leader, spacing: the port's 2.6-5.3 px over seeds 0-7; measured
