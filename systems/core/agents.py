@@ -51,25 +51,27 @@ def gather(kind: type[Any], table: SpeciesTable) -> AgentArrays:
     if count == 0:
         return _none(len(table))
     entities = np.fromiter((entity for entity, _ in found), np.int64, count)
-    positions = np.zeros((count, 2))
-    velocities = np.zeros((count, 2))
-    radius = np.zeros(count)
-    inner = np.zeros(count)
-    weight = np.ones(count)
-    slowing = np.zeros(count)
-    concerns = np.zeros((count, max(len(table), 1)), bool)
+    # Built as lists, then one array each: writing numpy rows one agent at a time cost
+    # ~2 µs an agent (20 pellets: 41 µs a call, and two stages call it each step).
+    xy: list[tuple[float, float]] = []
+    moving: list[tuple[float, float]] = []
+    sizes: list[tuple[float, float, float, float]] = []
+    rows: list[BoolArray] = []
     masks: dict[tuple[str, ...], BoolArray] = {}  # most agents name the same species
-    for k, (entity, (agent, position)) in enumerate(found):
-        positions[k] = position.xy
+    for entity, (agent, position) in found:
+        xy.append(position.xy)
         velocity = esper.try_component(entity, Velocity)
-        if velocity is not None:
-            velocities[k] = velocity.xy
-        radius[k], inner[k], weight[k], slowing[k] = _sizes(agent)
+        moving.append((0.0, 0.0) if velocity is None else velocity.xy)
+        sizes.append(_sizes(agent))
         names = agent.prey if isinstance(agent, Predator) else agent.species
         mask = masks.get(names)
         if mask is None:
             mask = masks[names] = _mask(agent, entity, table)
-        concerns[k] = mask
+        rows.append(mask)
+    positions = np.array(xy, np.float64)
+    velocities = np.array(moving, np.float64)
+    radius, inner, weight, slowing = np.array(sizes, np.float64).T.copy()  # rows: contiguous
+    concerns = np.array(rows, bool)
     if not (np.all(np.isfinite(positions)) and np.all(np.isfinite(velocities))):
         raise ValueError(f"a {kind.__name__} entity has a non-finite Position or Velocity")
     return AgentArrays(entities, positions, velocities, radius, inner, weight, slowing, concerns)

@@ -1,11 +1,13 @@
-"""Which hunting boids catch their prey this step."""
+"""Which hunting boids catch their prey this step, and which boids bite food."""
+
+import math
 
 import numba
 import numpy as np
 
 from shoal.systems.core.maths import wrap_offset
 from shoal.systems.core.species_table import P_CATCH_RADIUS
-from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -53,3 +55,98 @@ def cool_down(cooldown: FloatArray, dt: float) -> None:
     for i in range(cooldown.shape[0]):
         if cooldown[i] > 0.0:
             cooldown[i] = max(cooldown[i] - dt, 0.0)
+
+
+@numba.njit(cache=True, nogil=True)
+def choose_biters(
+    rows: IntArray,
+    positions: FloatArray,
+    species: IntArray,
+    concerned: BoolArray,
+    taken: BoolArray,
+    cooldown: FloatArray,
+    x: float,
+    y: float,
+    radius: float,
+    reach: FloatArray,
+    bites: int,
+    wrap: bool,
+    width: float,
+    height: float,
+) -> IntArray:
+    """The boids among `rows` (ascending) that bite food at (x, y) of `radius` this step, in
+    the order they bite: nearest first (ties: the lower row), at most `bites`. A boid bites
+    if its species is `concerned`, it is not `taken` (caught this step), it rests no longer
+    (`cooldown` 0) and it is within the food's radius plus its species' `reach`. One call
+    per pellet: the numpy steps it replaces cost ~25 µs a pellet."""
+    count = rows.shape[0]
+    candidates = np.empty(count, np.int64)
+    distance = np.empty(count)
+    square = np.empty(count)
+    found = 0
+    for k in range(count):
+        row = rows[k]
+        if not concerned[species[row]] or taken[row]:
+            continue
+        dx, dy = positions[row, 0] - x, positions[row, 1] - y
+        if wrap:  # the nearest image, as numpy's d - size * floor(d / size + 0.5)
+            dx -= width * math.floor(dx * (1.0 / width) + 0.5)
+            dy -= height * math.floor(dy * (1.0 / height) + 0.5)
+        candidates[found] = row
+        distance[found] = math.hypot(dx, dy)
+        square[found] = dx * dx + dy * dy
+        found += 1
+    nearest_first = np.argsort(distance[:found], kind="mergesort")  # stable: ties by row
+    biters = np.empty(min(found, max(bites, 0)), np.int64)
+    taken_bites = 0
+    for k in nearest_first:
+        if taken_bites == biters.shape[0]:
+            break
+        row = candidates[k]
+        limit = radius + reach[species[row]]
+        if cooldown[row] > 0.0 or limit < 0.0 or square[k] > limit * limit:
+            continue
+        biters[taken_bites] = row
+        taken_bites += 1
+    return biters[:taken_bites].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def boids_near(
+    cell_start: IntArray,
+    nx: int,
+    ny: int,
+    origin_x: float,
+    origin_y: float,
+    cell_w: float,
+    cell_h: float,
+    wrap: bool,
+    points: FloatArray,
+    reach: FloatArray,
+) -> BoolArray:
+    """`maybe_reached` on the grid's numbers (see there): a summed-area table of the cells'
+    counts, then one look-up a point (numpy's two dozen calls cost ~50 µs a step)."""
+    table = np.zeros((nx + 1, ny + 1), np.int64)
+    for cx in range(nx):
+        for cy in range(ny):
+            c = cx * ny + cy
+            table[cx + 1, cy + 1] = (
+                cell_start[c + 1] - cell_start[c] + table[cx, cy + 1] + table[cx + 1, cy]
+                - table[cx, cy]
+            )  # fmt: skip
+    near = np.zeros(points.shape[0], np.bool_)
+    for k in range(points.shape[0]):
+        lo_x = np.floor((points[k, 0] - reach[k] - origin_x) / cell_w)
+        hi_x = np.floor((points[k, 0] + reach[k] - origin_x) / cell_w)
+        lo_y = np.floor((points[k, 1] - reach[k] - origin_y) / cell_h)
+        hi_y = np.floor((points[k, 1] + reach[k] - origin_y) / cell_h)
+        if wrap and (lo_x < 0 or hi_x >= nx or lo_y < 0 or hi_y >= ny):
+            near[k] = True  # a reach across the torus's edge finds boids on the far side
+            continue
+        if hi_x < 0 or lo_x >= nx or hi_y < 0 or lo_y >= ny:
+            continue
+        x0, x1 = int(max(lo_x, 0.0)), int(min(hi_x, nx - 1.0))
+        y0, y1 = int(max(lo_y, 0.0)), int(min(hi_y, ny - 1.0))
+        count = table[x1 + 1, y1 + 1] - table[x0, y1 + 1] - table[x1 + 1, y0] + table[x0, y0]
+        near[k] = count > 0
+    return near
