@@ -25,11 +25,11 @@ Two ways to run the chunks:
 
 Whichever way is faster is measured, not assumed: each driver's runs are timed per row on
 both ways (for flocks of about the same size), and numba's threads take a call only while
-their runs cost no more than the other way's. On a machine whose cores another process keeps
-busy, a launch waits for a thread the system has put aside: 150 boids stepped 7-9 times
-slower on numba's threads than on one (two test processes on two cores, or one busy
-process). The way not taken is tried again every `PROBE_SECONDS`, so that a kernel moves back
-once the machine is free.
+the median of their last runs costs no more than the other way's. On a machine whose cores
+another process keeps busy, a launch waits for a thread the system has put aside: 150 boids
+stepped 7-9 times slower on numba's threads than on one (two test processes on two cores,
+or one busy process). The way not taken is tried again every `PROBE_SECONDS`, so that a
+kernel moves back once the machine is free.
 
 numba's threads are used only with its OpenMP layer (safe to enter from several threads at
 once, unlike its "workqueue" layer), and never in a child forked from a process that started
