@@ -149,6 +149,16 @@ def test_pellets_skipped_for_bites_have_no_boid_in_reach(
     assert not (reached & ~near).any()
 
 
+@pytest.mark.parametrize("wrap", [False, True])
+def test_a_pellet_with_no_number_for_a_reach_is_asked_not_looked_up(wrap: bool) -> None:
+    # A NaN or infinite reach cannot be counted in cells (an index from a NaN reads
+    # anywhere): such a pellet is said to be near, and its grid query answers.
+    grid = build_grid(np.array([[10.0, 10.0], [50.0, 60.0]]), 20.0, wrap, 100.0, 100.0)
+    points = np.array([[70.0, 30.0], [70.0, 30.0], [math.nan, 5.0], [70.0, 30.0]])
+    reach = np.array([1.0, math.nan, 1.0, math.inf])
+    assert maybe_reached(grid, points, reach).tolist() == [False, True, True, True]
+
+
 @pytest.mark.slow
 def test_thousands_of_pellets_away_from_the_school_cost_no_query_each(
     monkeypatch: pytest.MonkeyPatch,

@@ -140,6 +140,9 @@ def boids_near(
         hi_x = np.floor((points[k, 0] + reach[k] - origin_x) / cell_w)
         lo_y = np.floor((points[k, 1] - reach[k] - origin_y) / cell_h)
         hi_y = np.floor((points[k, 1] + reach[k] - origin_y) / cell_h)
+        if not (lo_x <= hi_x and lo_y <= hi_y):
+            near[k] = True  # a NaN: not counted in cells (an index from it reads anywhere)
+            continue
         if wrap and (lo_x < 0 or hi_x >= nx or lo_y < 0 or hi_y >= ny):
             near[k] = True  # a reach across the torus's edge finds boids on the far side
             continue
