@@ -1,4 +1,4 @@
-"""Which hunting boids catch their prey this step, and which boids bite food."""
+"""Which hunting boids catch their prey this step, and which boids reach food and prey."""
 
 import math
 
@@ -58,7 +58,7 @@ def cool_down(cooldown: FloatArray, dt: float) -> None:
 
 
 @numba.njit(cache=True, nogil=True)
-def choose_biters(
+def nearest_reaching(
     rows: IntArray,
     positions: FloatArray,
     species: IntArray,
@@ -69,22 +69,23 @@ def choose_biters(
     y: float,
     radius: float,
     reach: FloatArray,
-    bites: int,
+    most: int,
     wrap: bool,
     width: float,
     height: float,
 ) -> IntArray:
-    """The boids among `rows` (ascending) that bite food at (x, y) of `radius` this step, in
-    the order they bite: nearest first (ties: the lower row), at most `bites`. A boid bites
-    if its species is `concerned`, it is not `taken` (caught this step), it rests no longer
-    (`cooldown` 0) and it is within the food's radius plus its species' `reach`. One call
-    per pellet: the numpy steps it replaces cost ~25 µs a pellet."""
-    count = rows.shape[0]
-    candidates = np.empty(count, np.int64)
-    distance = np.empty(count)
-    square = np.empty(count)
+    """The boids among `rows` (ascending) that reach an agent at (x, y) of `radius` (food
+    they bite, prey they catch) this step, nearest first (ties: the lower row), at most
+    `most`. A boid reaches it if its species is `concerned`, it is not `taken` (caught this
+    step), it rests no longer (`cooldown` 0) and it is within the agent's radius plus its
+    species' `reach`. One call per agent: the numpy steps and the Python test per boid it
+    replaces cost ~25 µs a pellet."""
+    n = rows.shape[0]
+    candidates = np.empty(n, np.int64)
+    distance = np.empty(n)
+    square = np.empty(n)
     found = 0
-    for k in range(count):
+    for k in range(n):
         row = rows[k]
         if not concerned[species[row]] or taken[row]:
             continue
@@ -97,18 +98,18 @@ def choose_biters(
         square[found] = dx * dx + dy * dy
         found += 1
     nearest_first = np.argsort(distance[:found], kind="mergesort")  # stable: ties by row
-    biters = np.empty(min(found, max(bites, 0)), np.int64)
-    taken_bites = 0
+    chosen = np.empty(min(found, max(most, 0)), np.int64)
+    count = 0
     for k in nearest_first:
-        if taken_bites == biters.shape[0]:
+        if count == chosen.shape[0]:
             break
         row = candidates[k]
         limit = radius + reach[species[row]]
         if cooldown[row] > 0.0 or limit < 0.0 or square[k] > limit * limit:
             continue
-        biters[taken_bites] = row
-        taken_bites += 1
-    return biters[:taken_bites].copy()
+        chosen[count] = row
+        count += 1
+    return chosen[:count].copy()
 
 
 @numba.njit(cache=True, nogil=True)

@@ -18,7 +18,12 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.lifecycle.kernel import boids_near, choose_biters, cool_down, find_catches
+from shoal.systems.lifecycle.kernel import (
+    boids_near,
+    cool_down,
+    find_catches,
+    nearest_reaching,
+)
 
 
 class LifecycleSystem(FlockProcessor):
@@ -104,15 +109,12 @@ class LifecycleSystem(FlockProcessor):
         if len(prey) == 0:
             return
         reach = np.where(params[:, P_CHASE_WEIGHT] > 0.0, params[:, P_CATCH_RADIUS], -np.inf)
+        caught = self._caught(taken)
         for k, entity in enumerate(prey.entities.tolist()):
-            rows = self._reachable(prey, k, prey.radius[k] + float(reach.max(initial=0.0)), taken)
-            for row in rows.tolist():
-                if store.cooldown[row] > 0.0 or not self._within(prey, k, row, reach):
-                    continue
+            for row in self._reaching(prey, k, reach, caught, 1).tolist():
                 store.cooldown[row] = params[store.species[row], P_CATCH_COOLDOWN]
                 x, y = prey.positions[k]
                 self._events.append((PREY_CAUGHT, (entity, int(store.entities[row]), x, y)))
-                break
 
     # --- food ---------------------------------------------------------------------------
     def _bites(self, taken: set[int]) -> None:
@@ -121,25 +123,16 @@ class LifecycleSystem(FlockProcessor):
         food = gather(Food, flock.species)
         if len(food) == 0:
             return
-        params, config = flock.species.params, flock.config
+        params = flock.species.params
         reach = params[:, P_CATCH_RADIUS]
-        farthest = float(reach.max())
         # A grid query per pellet cost ~20 µs: 5,000 pellets took 60 ms a step. Only those
         # with a boid perhaps in reach are asked.
-        near = maybe_reached(flock.grid, food.positions, food.radius + farthest)
-        caught = np.zeros(len(store), np.bool_)
-        caught[list(taken)] = True
+        near = maybe_reached(flock.grid, food.positions, food.radius + float(reach.max()))
+        caught = self._caught(taken)
         for k, entity in enumerate(food.entities.tolist()):
             item = esper.component_for_entity(entity, Food)
             if near[k] and item.bites > 0:
-                x, y = food.positions[k]
-                rows = query_rows(flock.grid, store.positions, x, y, food.radius[k] + farthest)
-                biters = choose_biters(
-                    rows, store.positions, store.species, food.concerns[k], caught,
-                    store.cooldown, x, y, food.radius[k], reach, item.bites, config.wraps,
-                    config.width, config.height,
-                )  # fmt: skip
-                for row in biters.tolist():
+                for row in self._reaching(food, k, reach, caught, item.bites).tolist():
                     item.bites -= 1
                     store.cooldown[row] = params[store.species[row], P_CATCH_COOLDOWN]
                     self._events.append(
@@ -149,11 +142,26 @@ class LifecycleSystem(FlockProcessor):
                 self._events.append((FOOD_EATEN, (entity,)))
                 esper.delete_entity(entity)
 
-    def _within(self, agents: AgentArrays, k: int, row: int, reach: Any) -> bool:
-        """Is boid `row` within agent k's radius plus its own species' reach (food, prey)?"""
-        offset = self._offsets(agents, k, np.array([row]))[0]
-        limit = agents.radius[k] + reach[self.flock.store.species[row]]
-        return bool(limit >= 0.0 and offset @ offset <= limit * limit)
+    def _caught(self, taken: set[int]) -> BoolArray:
+        """The rows in `taken` (caught this step) as a mask over the store's rows."""
+        caught = np.zeros(len(self.flock.store), np.bool_)
+        caught[list(taken)] = True
+        return caught
+
+    def _reaching(
+        self, agents: AgentArrays, k: int, reach: FloatArray, caught: BoolArray, most: int
+    ) -> IntArray:
+        """The boids that reach agent k (food, prey) this step, nearest first (ties: the
+        lower row), at most `most`: of a species it concerns, not `caught`, rested, within
+        its radius plus their species' `reach` (-inf: that species never reaches it)."""
+        flock, store, config = self.flock, self.flock.store, self.flock.config
+        x, y = agents.positions[k]
+        farthest = float(reach.max(initial=0.0))
+        rows = query_rows(flock.grid, store.positions, x, y, agents.radius[k] + farthest)
+        return nearest_reaching(
+            rows, store.positions, store.species, agents.concerns[k], caught, store.cooldown,
+            x, y, agents.radius[k], reach, most, config.wraps, config.width, config.height,
+        )  # fmt: skip
 
     def _move_food(self, dt: float) -> None:
         """Food with a Velocity drifts (sinks); in a walled tank it settles on the floor."""
