@@ -20,6 +20,10 @@ runs shoal and the reference in turn K times for each size and prints the round 
 median ratio, with every round's ratio (``ratios``): on a shared machine whose speed
 drifts over a minute, one pair of runs can land on a fast and a slow spell.
 
+``--busy`` keeps one core busy with another process all the while (a shared machine, or a
+game beside a browser): a launch of numba's threads that waits for a core the system gave
+to that process is what the measured choice of threads (`core/threads.py`) guards against.
+
 ``--render`` also times the render stage (recording the step, heading smoothing, and the
 bulk feed of one interpolated frame into a SpriteList of a hidden headless window) and
 reports ``render_ms``, the GPU draw excluded; and that draw apart, ``draw_ms``
@@ -40,6 +44,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -320,6 +326,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--rounds", type=int, default=1, help="runs of shoal (and the reference) in turn"
     )
+    parser.add_argument(
+        "--busy", action="store_true", help="keep one core busy with another process meanwhile"
+    )
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.boids) or args.steps < 1 or args.rounds < 1:
         parser.error("--boids, --steps and --rounds must be >= 1")
@@ -346,11 +355,29 @@ def median_round(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     return chosen
 
 
+@contextmanager
+def busy_core(busy: bool) -> Iterator[None]:
+    """While inside, if `busy`, another process spins on one core."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if busy else None
+    try:
+        yield
+    finally:
+        if spinner is not None:
+            spinner.kill()
+            spinner.wait()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark for each flock size."""
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.threads:
         set_threads(args.threads)
+    with busy_core(args.busy):
+        run_sizes(args)
+
+
+def run_sizes(args: argparse.Namespace) -> None:
+    """Print each flock size's figures."""
     for boids in args.boids:
         if args.navigation == "compare":
             print(json.dumps(compare_navigation(boids, args.steps, args.seed)), flush=True)
