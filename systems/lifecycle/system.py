@@ -109,9 +109,9 @@ class LifecycleSystem(FlockProcessor):
         if len(prey) == 0:
             return
         reach = np.where(params[:, P_CHASE_WEIGHT] > 0.0, params[:, P_CATCH_RADIUS], -np.inf)
-        caught = self._caught(taken)
+        farthest, caught = float(reach.max(initial=0.0)), self._caught(taken)
         for k, entity in enumerate(prey.entities.tolist()):
-            for row in self._reaching(prey, k, reach, caught, 1).tolist():
+            for row in self._reaching(prey, k, reach, farthest, caught, 1).tolist():
                 store.cooldown[row] = params[store.species[row], P_CATCH_COOLDOWN]
                 x, y = prey.positions[k]
                 self._events.append((PREY_CAUGHT, (entity, int(store.entities[row]), x, y)))
@@ -127,12 +127,12 @@ class LifecycleSystem(FlockProcessor):
         reach = params[:, P_CATCH_RADIUS]
         # A grid query per pellet cost ~20 µs: 5,000 pellets took 60 ms a step. Only those
         # with a boid perhaps in reach are asked.
-        near = maybe_reached(flock.grid, food.positions, food.radius + float(reach.max()))
-        caught = self._caught(taken)
+        farthest, caught = float(reach.max()), self._caught(taken)
+        near = maybe_reached(flock.grid, food.positions, food.radius + farthest)
         for k, entity in enumerate(food.entities.tolist()):
             item = esper.component_for_entity(entity, Food)
             if near[k] and item.bites > 0:
-                for row in self._reaching(food, k, reach, caught, item.bites).tolist():
+                for row in self._reaching(food, k, reach, farthest, caught, item.bites).tolist():
                     item.bites -= 1
                     store.cooldown[row] = params[store.species[row], P_CATCH_COOLDOWN]
                     self._events.append(
@@ -149,14 +149,20 @@ class LifecycleSystem(FlockProcessor):
         return caught
 
     def _reaching(
-        self, agents: AgentArrays, k: int, reach: FloatArray, caught: BoolArray, most: int
+        self,
+        agents: AgentArrays,
+        k: int,
+        reach: FloatArray,
+        farthest: float,
+        caught: BoolArray,
+        most: int,
     ) -> IntArray:
         """The boids that reach agent k (food, prey) this step, nearest first (ties: the
         lower row), at most `most`: of a species it concerns, not `caught`, rested, within
-        its radius plus their species' `reach` (-inf: that species never reaches it)."""
+        its radius plus their species' `reach` (-inf: that species never reaches it;
+        `farthest` is the largest reach, or 0)."""
         flock, store, config = self.flock, self.flock.store, self.flock.config
         x, y = agents.positions[k]
-        farthest = float(reach.max(initial=0.0))
         rows = query_rows(flock.grid, store.positions, x, y, agents.radius[k] + farthest)
         return nearest_reaching(
             rows, store.positions, store.species, agents.concerns[k], caught, store.cooldown,
