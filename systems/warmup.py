@@ -53,6 +53,7 @@ from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import native_always
 from shoal.systems.install import STAGES, install
 from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
+from shoal.systems.neighbours.system import NeighbourSystem, sorted_cells
 from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
 from shoal.systems.obstacles.navigation import navigator
 from shoal.systems.steering.explain import rule_terms
@@ -239,6 +240,8 @@ def _stage_runner(flock: Flock, system: type) -> Callable[[], None]:
             processor = esper.get_processor(system)
             if processor is not None:  # a stage this install has (all of them, today)
                 processor.process(flock.config.dt)
+            if system is NeighbourSystem:  # and its copy for a flock of 1,024 boids or more
+                sorted_cells(flock, one_call=False)
 
     return run
 

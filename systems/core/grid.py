@@ -79,6 +79,21 @@ def build_grid(
         width, height: world size; used only when `wrap`.
         origin: the torus world's lower-left corner; used only when `wrap`.
     """
+    frame = grid_frame(positions, radius, wrap, width, height, origin)
+    cell_x, cell_y, order, cell_start = sort_into_cells(positions, *frame[:7])
+    return Grid(order, cell_start, cell_x, cell_y, *frame)
+
+
+def grid_frame(
+    positions: FloatArray,
+    radius: float,
+    wrap: bool,
+    width: float,
+    height: float,
+    origin: tuple[float, float] = (0.0, 0.0),
+) -> GridFrame:
+    """Where the cells of `build_grid`'s grid lie (its arguments), without sorting: the
+    neighbour stage sorts a small flock in the same compiled call that copies it."""
     n = len(positions)
     max_cells = max(_MAX_CELLS_PER_BOID * n, _MIN_MAX_CELLS)
     if wrap:
@@ -97,25 +112,10 @@ def build_grid(
         nx = int(extent_x // cell) + 1
         ny = int(extent_y // cell) + 1
         extent_x, extent_y = nx * cell, ny * cell
-    cell_w, cell_h = extent_x / nx, extent_y / ny
-    cell_x, cell_y, order, cell_start = _sort_into_cells(
-        positions, origin_x, origin_y, cell_w, cell_h, nx, ny, wrap
-    )
-    return Grid(
-        order,
-        cell_start,
-        cell_x,
-        cell_y,
-        origin_x,
-        origin_y,
-        cell_w,
-        cell_h,
-        nx,
-        ny,
-        wrap,
-        float(width),
-        float(height),
-    )
+    return (
+        float(origin_x), float(origin_y), float(extent_x / nx), float(extent_y / ny), nx, ny,
+        bool(wrap), float(width), float(height),
+    )  # fmt: skip
 
 
 @numba.njit(cache=True)
@@ -131,8 +131,8 @@ def _bounds(positions: FloatArray) -> tuple[float, float, float, float]:
     return low_x, low_y, high_x, high_y
 
 
-@numba.njit(cache=True)
-def _sort_into_cells(
+@numba.njit(cache=True, nogil=True)
+def sort_into_cells(
     positions: FloatArray,
     origin_x: float,
     origin_y: float,
@@ -142,6 +142,8 @@ def _sort_into_cells(
     ny: int,
     wrap: bool,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Counting sort of `positions` into the cells of a `grid_frame`: each row's cell x
+    and y, the rows in cell order, and where each cell's rows start (see `Grid`)."""
     n = positions.shape[0]
     cell_x = np.empty(n, np.int64)
     cell_y = np.empty(n, np.int64)

@@ -11,25 +11,34 @@ field kernels read points shifted by it (`NavGrid.local`; the seeking kernel's f
 subtract it).
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
 
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.store import FloatArray
 
 
-@contextmanager
-def from_origin(positions: FloatArray, config: FlockConfig) -> Iterator[None]:
+class from_origin:
     """Run a block with `positions` (changed in place) measured from the world's lower-left
-    corner, then put them back; nothing at all when the world starts at (0, 0)."""
-    left, bottom = config.origin
-    if left == 0.0 and bottom == 0.0:
-        yield
-        return
-    positions[:, 0] -= left
-    positions[:, 1] -= bottom
-    try:
-        yield
-    finally:
-        positions[:, 0] += left
-        positions[:, 1] += bottom
+    corner, then put them back; nothing at all when the world starts at (0, 0).
+
+    A class, not a `contextlib.contextmanager`: the motion stage enters it every step, and
+    a generator's round trip cost ~1 µs of a 100-boid flock's ~100 µs step."""
+
+    __slots__ = ("_bottom", "_left", "_positions")
+
+    def __init__(self, positions: FloatArray, config: FlockConfig) -> None:
+        self._positions = positions
+        self._left, self._bottom = config.origin
+
+    def __enter__(self) -> None:
+        if self._left != 0.0 or self._bottom != 0.0:
+            self._positions[:, 0] -= self._left
+            self._positions[:, 1] -= self._bottom
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:  # fmt: skip
+        if self._left != 0.0 or self._bottom != 0.0:
+            self._positions[:, 0] += self._left
+            self._positions[:, 1] += self._bottom

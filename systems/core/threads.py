@@ -172,6 +172,11 @@ def run_chunks(
     list holds the driver's one result (a sum of the chunks' where they return one).
     """
     started = time.perf_counter()
+    if n < min_rows and (native is None or n < native_min_rows) and not native_forced():
+        # No other thread may take this call: run it, without the choosing (~1 µs).
+        result = kernel(0, n, *args)
+        _note_busy(started, time.perf_counter())
+        return [result]
     tally = _tally(native, n, native_min_rows)
     workers = _native_workers(native, n, native_min_rows, tally, started)
     # A launch that had to wake numba's threads costs what waking them costs (0.1-2 ms):
@@ -201,6 +206,12 @@ def native_always() -> Iterator[None]:
         yield
     finally:
         _always_native.on = before
+
+
+def native_forced() -> bool:
+    """Whether `native_always` is on in this thread (a stage with a path of its own for a
+    flock no other thread helps takes the threads' path then, so that it compiles)."""
+    return bool(getattr(_always_native, "on", False))
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
@@ -243,7 +254,7 @@ def _native_workers(
     """How many of numba's threads should run this call (1: none, use the pool)."""
     if native is None or _forked or _threads < 2 or n == 0:
         return 1
-    if not getattr(_always_native, "on", False):
+    if not native_forced():
         if n < min_rows or not _awake(native):
             return 1
         if tally is not None and not tally.native_pays(now):

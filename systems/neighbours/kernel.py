@@ -6,6 +6,7 @@ reads are random, by row, and wait on memory: 21 ms of one thread at 100,000 boi
 import numba
 import numpy as np
 
+from shoal.systems.core.grid import GridFrame, sort_into_cells
 from shoal.systems.core.store import FloatArray, IntArray
 
 Slots = tuple[
@@ -108,3 +109,31 @@ def mark_cells(first: int, last: int, cell_start: IntArray, slots: Slots) -> Non
             if slot_alarm[k] != 0.0:
                 alarmed = 1
         cell_species[c], cell_alarmed[c] = kind, alarmed
+
+
+@numba.njit(cache=True, nogil=True)
+def fill_slots(
+    positions: FloatArray,
+    velocities: FloatArray,
+    species: IntArray,
+    alarm: FloatArray,
+    frame: GridFrame,
+    order: IntArray,
+    cell_start: IntArray,
+    slots: Slots,
+) -> None:
+    """Sort the flock into the cells of `frame` (`sort_into_cells`: `order` and
+    `cell_start`), copy it into `slots` (`gather_slots`) and mark its cells (`mark_cells`),
+    in one call, for a flock that one thread copies. Four calls from Python cost a 100-boid
+    flock ~8 µs more than the work; the arrays come in from Python (returned from a
+    compiled call, an array costs ~0.3 µs to hand back: more than numpy takes to make it)."""
+    origin_x, origin_y, cell_w, cell_h, nx, ny, wrap, width, height = frame
+    cell_x, cell_y, sorted_rows, starts = sort_into_cells(
+        positions, origin_x, origin_y, cell_w, cell_h, nx, ny, wrap
+    )
+    order[:] = sorted_rows
+    cell_start[:] = starts
+    torus = (wrap, origin_x, origin_y, width, height)
+    gather_slots(0, positions.shape[0], order, cell_x, cell_y, ny, positions, velocities,
+                 species, alarm, torus, slots)  # fmt: skip
+    mark_cells(0, nx * ny, cell_start, slots)

@@ -2,14 +2,18 @@
 
 import numpy as np
 
-from shoal.systems.core.grid import build_grid
+from shoal.systems.core.flock import Flock
+from shoal.systems.core.grid import GridFrame, grid_frame, sort_into_cells
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_PERCEPTION
 from shoal.systems.core.step import Step
-from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.core.store import FlockStore, IntArray
+from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, native_forced, run_chunks
 from shoal.systems.core.vision import Cells
 from shoal.systems.neighbours.kernel import (
+    Slots,
     empty_slots,
+    fill_slots,
     gather_chunks,
     gather_slots,
     mark_cells,
@@ -21,39 +25,66 @@ class NeighbourSystem(FlockProcessor):
 
     def run(self, step: Step) -> None:
         """Writes `step.cells`: the flock in cell order, as it is when the step begins."""
-        flock = self.flock
-        store, config = flock.store, flock.config
-        grid = build_grid(
-            store.positions, self._cell_size(), config.wraps, config.width, config.height,
-            config.origin,
-        )  # fmt: skip
-        slots = empty_slots(len(store), grid.nx * grid.ny)
-        run_chunks(
-            gather_slots, len(store), grid.order, grid.cell_x, grid.cell_y, grid.ny,
-            store.positions, store.velocities, store.species, store.alarm,
-            (grid.wrap, *config.origin, config.width, config.height), slots, native=gather_chunks,
-            native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-        )  # fmt: skip
-        mark_cells(0, grid.nx * grid.ny, grid.cell_start, slots)  # reads in order: fast
-        cell, positions, velocities, species, alarm, x, y, vx, vy, kinds, alarmed = slots
-        step.cells = Cells(
-            grid.order, cell, grid.cell_start, positions, velocities, species, alarm,
-            grid.origin_x, grid.origin_y, grid.cell_w, grid.cell_h, grid.nx, grid.ny,
-            grid.wrap, config.width, config.height, x, y, vx, vy, kinds, alarmed,
-        )  # fmt: skip
+        # Below LIGHT_NATIVE_MIN_ROWS boids one thread copies them anyway: in one call.
+        one_call = len(self.flock.store) < LIGHT_NATIVE_MIN_ROWS and not native_forced()
+        step.cells = sorted_cells(self.flock, one_call)
 
-    def _cell_size(self) -> float:
-        """The perception radius of the species with the most boids (with none, the
-        largest): those boids search their own cell and the 8 round it, and a species that
-        sees farther walks more rings of cells. Sized for the largest radius instead, a
-        tank's 2,000 fish (50 px) in a grid for its 2 sharks (150 px) each read hundreds of
-        boids: 11 µs a fish a step. Smaller cells cost more in visits than they save in
-        distance tests (measured: a share of 0.25 of the radius 1.8 / 45 ms a step at 500 /
-        10,000 boids, 0.5: 1.9 / 37, 1: 1.3 / 23)."""
-        table, store = self.flock.species, self.flock.store
-        if len(store) == 0:
-            return table.max_perception
-        if len(table) == 1:
-            return float(table.params[0, P_PERCEPTION])
-        counts = np.bincount(store.species, minlength=len(table))
-        return float(table.params[int(np.argmax(counts)), P_PERCEPTION])
+
+def sorted_cells(flock: Flock, one_call: bool) -> Cells:
+    """The flock sorted into cells now: copied in one compiled call (`fill_slots`) or in
+    chunks that threads may share (`gather_slots`; the warm-up runs both)."""
+    store, config = flock.store, flock.config
+    frame = grid_frame(
+        store.positions, _cell_size(flock), config.wraps, config.width, config.height,
+        config.origin,
+    )  # fmt: skip
+    copy = _copy_in_one_call if one_call else _copy_on_threads
+    order, cell_start, slots = copy(store, frame)
+    cell, positions, velocities, species, alarm, x, y, vx, vy, kinds, alarmed = slots
+    return Cells(
+        order, cell, cell_start, positions, velocities, species, alarm, *frame, x, y, vx, vy,
+        kinds, alarmed,
+    )  # fmt: skip
+
+
+def _copy_in_one_call(store: FlockStore, frame: GridFrame) -> tuple[IntArray, IntArray, Slots]:
+    """The rows in cell order, where each cell's slots start, and the slots."""
+    n, cells = len(store), frame[4] * frame[5]
+    order, cell_start = np.empty(n, np.int64), np.empty(cells + 1, np.int64)
+    slots = empty_slots(n, cells)
+    fill_slots(
+        store.positions, store.velocities, store.species, store.alarm, frame, order,
+        cell_start, slots,
+    )  # fmt: skip
+    return order, cell_start, slots
+
+
+def _copy_on_threads(store: FlockStore, frame: GridFrame) -> tuple[IntArray, IntArray, Slots]:
+    """`_copy_in_one_call` split into chunks (a large flock: over threads)."""
+    origin_x, origin_y, _, _, nx, ny, wrap, width, height = frame
+    cell_x, cell_y, order, cell_start = sort_into_cells(store.positions, *frame[:7])
+    slots = empty_slots(len(store), nx * ny)
+    run_chunks(
+        gather_slots, len(store), order, cell_x, cell_y, ny, store.positions,
+        store.velocities, store.species, store.alarm, (wrap, origin_x, origin_y, width,
+        height), slots, native=gather_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
+    )  # fmt: skip
+    mark_cells(0, nx * ny, cell_start, slots)  # reads in order: fast
+    return order, cell_start, slots
+
+
+def _cell_size(flock: Flock) -> float:
+    """The perception radius of the species with the most boids (with none, the
+    largest): those boids search their own cell and the 8 round it, and a species that
+    sees farther walks more rings of cells. Sized for the largest radius instead, a
+    tank's 2,000 fish (50 px) in a grid for its 2 sharks (150 px) each read hundreds of
+    boids: 11 µs a fish a step. Smaller cells cost more in visits than they save in
+    distance tests (measured: a share of 0.25 of the radius 1.8 / 45 ms a step at 500 /
+    10,000 boids, 0.5: 1.9 / 37, 1: 1.3 / 23)."""
+    table, store = flock.species, flock.store
+    if len(store) == 0:
+        return table.max_perception
+    if len(table) == 1:
+        return float(table.params[0, P_PERCEPTION])
+    counts = np.bincount(store.species, minlength=len(table))
+    return float(table.params[int(np.argmax(counts)), P_PERCEPTION])

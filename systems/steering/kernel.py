@@ -53,6 +53,7 @@ from shoal.systems.core.species_table import (
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.vision import (
     Cells,
+    CellsRecord,
     Seen,
     buffers,
     seen,
@@ -103,7 +104,7 @@ Terms = tuple[
 def steer(
     first: int,
     last: int,
-    cells: Cells,
+    record: CellsRecord,
     cooldown: FloatArray,
     alarm_age: FloatArray,
     burst: FloatArray,
@@ -126,8 +127,10 @@ def steer(
     `burst` (see `FlockStore`) are in row order. `goals` gets the flee (from a predator it
     sees) and chase terms, for navigation. (`origin_x`, `origin_y`) is the world's
     lower-left corner: two numbers, not a tuple, since a tuple beside the `Cells` tuple
-    sends numba's dispatch down a slow path (~100 µs a call).
+    sends numba's dispatch down a slow path (~100 µs a call). `record` is the step's
+    `Cells` as a plain tuple (see `CellsRecord`).
     """
+    cells = Cells(*record)
     origin = (origin_x, origin_y)
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
     fast = plain_species(cells, params, relations)
@@ -193,7 +196,7 @@ def steer_chunks(
     workers: int,
     chunks: int,
     n: int,
-    cells: Cells,
+    record: CellsRecord,
     cooldown: FloatArray,
     alarm_age: FloatArray,
     burst: FloatArray,
@@ -213,7 +216,7 @@ def steer_chunks(
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):  # a worker's chunks spread over the flock
             steer(
-                n * k // chunks, n * (k + 1) // chunks, cells, cooldown, alarm_age, burst,
+                n * k // chunks, n * (k + 1) // chunks, record, cooldown, alarm_age, burst,
                 params, relations, dt, origin_x, origin_y, accelerations, alarm, alarm_lead,
                 target_row, goals,
             )  # fmt: skip

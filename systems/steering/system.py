@@ -44,7 +44,7 @@ class SteeringSystem(FlockProcessor):
             return
         started = time.perf_counter()
         run_chunks(
-            steer, n, cells, store.cooldown, store.alarm_age, store.burst, table.params,
+            steer, n, tuple(cells), store.cooldown, store.alarm_age, store.burst, table.params,
             table.relations, step.dt, *flock.config.origin, store.accelerations, store.alarm,
             step.alarm_lead, step.targets, goals,
             min_rows=HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS, native=steer_chunks,
