@@ -23,7 +23,7 @@ from shoal.components import arguments as check
 from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Shape, signed_area
 from shoal.systems.core.ecs import entities_with, id_counter, in_world, watch
 from shoal.systems.core.flock import Flock
-from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.checks import as_points
 from shoal.systems.obstacles.free_points import free_points
@@ -328,6 +328,19 @@ def first_hit(
     if len(field) and n:
         run_chunks(cast_points, n, field.geometry, a, b, float(radius), distance, normals, obstacle)
     return Hit(distance, normals, obstacle)
+
+
+def blocked(field: ObstacleField, starts: FloatArray, ends: FloatArray) -> BoolArray:
+    """Whether an obstacle of `field` lies on each segment start → end: `first_hit`'s test
+    for points the stages made themselves ((n, 2) float arrays, finite), without checking
+    them (each numpy call of the checks costs 5-20 µs within a step)."""
+    n = len(starts)
+    obstacle = np.full(n, -1, np.int64)
+    if len(field) and n:
+        distance, normals = np.full(n, math.inf), np.empty((n, 2))
+        run_chunks(cast_points, n, field.geometry, starts, ends, 0.0, distance, normals, obstacle)
+    hit: BoolArray = obstacle >= 0
+    return hit
 
 
 def _ids(entities: object) -> IntArray:

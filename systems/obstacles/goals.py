@@ -27,7 +27,7 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.obstacles.field import first_hit
+from shoal.systems.obstacles.field import blocked
 from shoal.systems.obstacles.flow_kernel import WAY_AROUND
 from shoal.systems.obstacles.navigation import Navigator
 
@@ -56,8 +56,8 @@ def _reaim_chase(nav: Navigator, step: Step) -> None:
     prey = step.targets[rows]
     starts = store.positions[rows]
     offsets = _short_way(nav, store.positions[prey] - starts)
-    blocked = first_hit(nav.obstacles, starts, starts + offsets).obstacle >= 0
-    rows, prey = rows[blocked], prey[blocked]
+    hit = blocked(nav.obstacles, starts, starts + offsets)
+    rows, prey = rows[hit], prey[hit]
     if not len(rows):
         return
     slots = np.full(len(rows), -1, np.int64)
@@ -96,8 +96,8 @@ def _reaim_flee(nav: Navigator, step: Step, margin: float) -> None:
     heading = heading / np.where(length > 0.0, length, 1.0)[:, None]
     reach = params[species, P_MAX_SPEED] * params[species, P_LOOK_AHEAD] + margin
     starts = store.positions[rows]
-    blocked = first_hit(nav.obstacles, starts, starts + heading * reach[:, None]).obstacle >= 0
-    rows, nearest, species = rows[blocked], nearest[blocked], species[blocked]
+    hit = blocked(nav.obstacles, starts, starts + heading * reach[:, None])
+    rows, nearest, species = rows[hit], nearest[hit], species[hit]
     if not len(rows):
         return
     radius = FLEE_REACH * float(params[:, P_FEAR_RADIUS].max())
