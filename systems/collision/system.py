@@ -7,7 +7,7 @@ from shoal.systems.collision.kernel import push_out, push_out_chunks
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
-from shoal.systems.obstacles.field import obstacle_field
+from shoal.systems.obstacles.field import no_obstacles, obstacle_field
 
 
 class CollisionSystem(FlockProcessor):
@@ -36,7 +36,7 @@ class CollisionSystem(FlockProcessor):
         flock = self.flock
         store, config = flock.store, flock.config
         self.pushed = 0
-        if len(store) == 0:
+        if len(store) == 0 or no_obstacles(flock):
             return
         field = obstacle_field(flock)
         if len(field) == 0:

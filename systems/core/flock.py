@@ -396,8 +396,11 @@ class Flock(Embedding):
             self.clock = None  # stepped by the host (esper.process, step), not by `update`
         self._sort_rows()
         number = self.step_state.number + 1
-        self.step_state = Step(number, dt, self.store.layout, start=self.store.positions.copy())
-        self._step_entities = self.store.entities.copy()
+        store = self.store
+        self.step_state = Step(
+            number, dt, store.layout, start=store.positions.copy(), start_alarm=store.alarm.copy()
+        )
+        self._step_entities = store.entities.copy()
         self._members.joined.clear()
         return self.step_state
 

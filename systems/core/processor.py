@@ -33,6 +33,9 @@ class FlockProcessor(esper.Processor):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "run" in cls.__dict__:
+            # `process` calls the stage's own `run`: it has just found the current step, and
+            # the check costs a call more per stage and step.
+            cls._run_current = cls.__dict__["run"]  # type: ignore[method-assign]
             cls.run = _only_the_current_step(cls.__dict__["run"])  # type: ignore[method-assign,assignment]
 
     def process(self, *args: Any, **kwargs: Any) -> None:
@@ -45,6 +48,10 @@ class FlockProcessor(esper.Processor):
         elif args and check.is_number(args[0]) and args[0] != step.dt:
             self._refuse_other_dt(args, step)
         self._ran = step.number
+        self._run_current(step)
+
+    def _run_current(self, step: Step) -> None:
+        """`run` for the step `process` found current (a subclass's own `run`, unwrapped)."""
         self.run(step)
 
     def run(self, step: Step) -> None:

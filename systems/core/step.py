@@ -138,6 +138,8 @@ class Step:
             until then.
         start: the positions when the step began (by row), read by the collision stage to
             stop a boid that would pass through a thin obstacle within one step.
+        start_alarm: the alarm levels when the step began (by row), read by the motion
+            stage (an alarm that rose this step starts spreading).
         goals: per row, the flee and chase accelerations added this step (columns flee x,
             flee y, chase x, chase y: written by the steering stage, flee added to by the
             seeking stage), read by the obstacle stage, which turns those whose straight
@@ -155,6 +157,7 @@ class Step:
     neighbours: Neighbours | None = None
     noise: FloatArray | None = None
     start: FloatArray = field(default_factory=lambda: _NO_POINTS)
+    start_alarm: FloatArray = field(default_factory=lambda: _NO_VALUES)
     goals: FloatArray = field(default_factory=lambda: _NO_GOALS)
 
     def goals_for(self, n: int) -> FloatArray:

@@ -7,6 +7,7 @@ import numpy as np
 
 from shoal.components import Food, Position, Predator, Prey, Velocity
 from shoal.systems.core.agents import AgentArrays, gather
+from shoal.systems.core.ecs import entities_with
 from shoal.systems.core.events import BOID_EATEN, FOOD_BITTEN, FOOD_EATEN, PREY_CAUGHT
 from shoal.systems.core.grid import Grid, query_rows
 from shoal.systems.core.processor import FlockProcessor
@@ -48,6 +49,11 @@ class LifecycleSystem(FlockProcessor):
         # Events wait until the flock is done changing: a handler may spawn or despawn boids,
         # which moves rows.
         self._events = []
+        if not (
+            entities_with(Food) or entities_with(Predator) or entities_with(Prey)
+            or _hunts(self.flock.species.relations)
+        ):  # fmt: skip
+            return  # nothing to catch, bite or move (a small flock's step: ~1 µs, not ~4)
         eaten: list[int] = []
         if len(store):
             eaten += self._boid_catches(step)

@@ -55,11 +55,7 @@ class MotionSystem(FlockProcessor):
         return lead if len(lead) == len(self.flock.store) else np.zeros(0)
 
     def _alarm_before(self, step: Step) -> FloatArray:
-        """Each row's alarm level when the step began (from the cells; the store's levels if
-        the neighbour stage did not run this step)."""
-        store, cells = self.flock.store, step.cells
-        if len(cells.row) != len(store):
-            return store.alarm.copy()
-        before = np.empty(len(store))
-        before[cells.row] = cells.alarm
-        return before
+        """Each row's alarm level when the step began (the store's levels now if rows moved
+        since)."""
+        store = self.flock.store
+        return step.start_alarm if step.layout == store.layout else store.alarm.copy()

@@ -256,6 +256,16 @@ def obstacle_field(flock: "Flock") -> ObstacleField:
     return refresh_obstacles(flock)
 
 
+def no_obstacles(flock: "Flock") -> bool:
+    """Whether the flock's world has no `Obstacle` entity: then `obstacle_field` is empty.
+    Unchecked, for the stages, which ask every step (~0.2 µs against `obstacle_field`'s ~1,
+    and twice that within a step)."""
+    if esper.current_world == flock.world:
+        return not entities_with(Obstacle)
+    with in_world(flock.world):
+        return not entities_with(Obstacle)
+
+
 def refresh_obstacles(flock: "Flock") -> ObstacleField:
     """Rebuild the flock's obstacle field from its world now, and return it (RuntimeError
     if the flock's world was deleted)."""

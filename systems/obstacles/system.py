@@ -7,7 +7,7 @@ from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
 from shoal.systems.obstacles.avoid_kernel import avoid, avoid_chunks
-from shoal.systems.obstacles.field import obstacle_field
+from shoal.systems.obstacles.field import no_obstacles, obstacle_field
 from shoal.systems.obstacles.goals import reaim_goals
 from shoal.systems.obstacles.navigation import navigator
 
@@ -48,7 +48,7 @@ class ObstacleSystem(FlockProcessor):
         `step.targets`)."""
         flock = self.flock
         store = flock.store
-        if len(store) == 0:
+        if len(store) == 0 or no_obstacles(flock):
             return
         field = obstacle_field(flock)
         if len(field) == 0:

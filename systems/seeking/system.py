@@ -65,16 +65,23 @@ class SeekingSystem(FlockProcessor):
         flock = self.flock
         table, store = flock.species, flock.store
         self._report_lost_leaders()
-        self.leaders = gather(Leader, table)
-        self.food = gather(Food, table)
-        self.attractors = gather(Attractor, table)
-        self.predators = gather(Predator, table)
-        self.prey = gather(Prey, table)
-        self._seek(step)
+        present = any(entities_with(kind) for kind in _KINDS)
+        if present:
+            self.leaders = gather(Leader, table)
+            self.food = gather(Food, table)
+            self.attractors = gather(Attractor, table)
+            self.predators = gather(Predator, table)
+            self.prey = gather(Prey, table)
+        else:  # none of any kind (most small scenes): one shared empty set for all
+            self.leaders = self.food = self.attractors = self.predators = self.prey = gather(
+                Leader, table
+            )
+        self._seek(step, present)
         add_current(flock.current, store.species, table.params, store.accelerations)
 
-    def _seek(self, step: Step) -> None:
-        """Rejoining, the agents and wandering (see `run`)."""
+    def _seek(self, step: Step, present: bool) -> None:
+        """Rejoining, the agents and wandering (see `run`; `present`: some entity of a kind
+        of agent is in the world)."""
         flock = self.flock
         table, store, config = flock.species, flock.store, flock.config
         n = len(store)
@@ -84,7 +91,7 @@ class SeekingSystem(FlockProcessor):
                 store.alarm <= 0.0, (config.wraps, config.width, config.height),
                 store.accelerations,
             )  # fmt: skip
-        if n == 0 or not (self._any_agents() or self._wanders()):
+        if n == 0 or not ((present and self._any_agents()) or self._wanders()):
             return
         self._drift_wander(step.dt)
         nav = navigator(flock)
@@ -189,6 +196,9 @@ class SeekingSystem(FlockProcessor):
         for entity in sorted(self._leaders_seen - alive):
             esper.dispatch_event(LEADER_LOST, entity)
         self._leaders_seen = set(alive)
+
+
+_KINDS = (Leader, Food, Attractor, Predator, Prey)
 
 
 def _agents(kind: AgentArrays, slots: IntArray) -> Agents:
