@@ -57,5 +57,7 @@ class MotionSystem(FlockProcessor):
     def _alarm_before(self, step: Step) -> FloatArray:
         """Each row's alarm level when the step began (the store's levels now if rows moved
         since)."""
-        store = self.flock.store
-        return step.start_alarm if step.layout == store.layout else store.alarm.copy()
+        store, before = self.flock.store, step.start_alarm
+        if step.layout != store.layout or len(before) != len(store):
+            return store.alarm.copy()
+        return before
