@@ -32,8 +32,9 @@ from shoal.systems import (
     install,
     uninstall,
 )
-from shoal.systems.core.grid import build_grid, query_rows
+from shoal.systems.core.grid import build_grid
 from shoal.systems.lifecycle import system as lifecycle_system
+from shoal.systems.lifecycle.kernel import bites
 from shoal.systems.lifecycle.system import maybe_reached
 
 from misuse_checks import assert_agrees, flock_of, one_line
@@ -172,13 +173,13 @@ def test_thousands_of_pellets_away_from_the_school_cost_no_query_each(
     esper.create_entity(Position(200, 200), Food(bites=10**6, radius=5))  # amid the school
     asked: list[int] = []
 
-    def counting(*args: Any) -> Any:
-        asked.append(1)
-        return query_rows(*args)
+    def counting(*args: Any) -> Any:  # the pellets given bites left are looked up
+        asked.append(int(np.count_nonzero(args[3])))
+        return bites(*args)
 
-    monkeypatch.setattr(lifecycle_system, "query_rows", counting)
+    monkeypatch.setattr(lifecycle_system, "bites", counting)
     flock.step()
-    assert 1 <= len(asked) <= 10
+    assert len(asked) == 1 and 1 <= asked[0] <= 10
 
 
 # --- handlers that change the flock while it steps -------------------------------------------

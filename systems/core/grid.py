@@ -211,34 +211,57 @@ def _query_kernel(
 
 def query_rows(grid: Grid, positions: FloatArray, x: float, y: float, radius: float) -> IntArray:
     """Rows within `radius` of (x, y) (inclusive, wrap-aware), in row order."""
-    if len(positions) == 0 or radius < 0:
+    return rows_within(
+        positions, grid.order, grid.cell_start, grid.frame, float(x), float(y), float(radius)
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def rows_within(
+    positions: FloatArray,
+    order: IntArray,
+    cell_start: IntArray,
+    frame: GridFrame,
+    x: float,
+    y: float,
+    radius: float,
+) -> IntArray:
+    """`query_rows` on a grid's arrays (compiled: a kernel that asks for many points)."""
+    origin_x, origin_y, cell_w, cell_h, nx, ny, wrap, width, height = frame
+    if positions.shape[0] == 0 or radius < 0.0:
         return np.zeros(0, np.int64)
-    if grid.wrap:
-        x, y = x % grid.width, y % grid.height  # exact for any finite x, y
-    span_x, span_y = grid.nx * grid.cell_w, grid.ny * grid.cell_h
+    if wrap:
+        x, y = x % width, y % height  # exact for any finite x, y
+    span_x, span_y = nx * cell_w, ny * cell_h
     if not (
-        grid.origin_x - radius <= x <= grid.origin_x + span_x + radius
-        and grid.origin_y - radius <= y <= grid.origin_y + span_y + radius
+        origin_x - radius <= x <= origin_x + span_x + radius
+        and origin_y - radius <= y <= origin_y + span_y + radius
     ):
         return np.zeros(0, np.int64)  # out of reach of every cell, however far
     if radius >= max(span_x, span_y):
         # Every cell is in reach; counted in cells, such a radius may overflow the kernel's
         # integers (a radius of 1e21 once found nobody).
-        return _query_all(grid, positions, x, y, radius)
-    return _query_kernel(
-        positions, grid.order, grid.cell_start, grid.frame, float(x), float(y), float(radius)
-    )
+        return _query_all(positions, wrap, width, height, x, y, radius)
+    return _query_kernel(positions, order, cell_start, frame, x, y, radius)
 
 
-def _query_all(grid: Grid, positions: FloatArray, x: float, y: float, radius: float) -> IntArray:
-    """`query_rows` by testing every row (numpy): for a radius that reaches every cell."""
-    d = positions - np.array([x, y])
-    if grid.wrap:
-        size = np.array([grid.width, grid.height])
-        d -= size * np.floor(d / size + 0.5)
-    dx, dy = d[:, 0], d[:, 1]
+@numba.njit(cache=True, nogil=True)
+def _query_all(
+    positions: FloatArray, wrap: bool, width: float, height: float, x: float, y: float,
+    radius: float,
+) -> IntArray:  # fmt: skip
+    """`query_rows` by testing every row: for a radius that reaches every cell."""
     r2 = radius * radius
-    # As the kernel tests it; a radius whose square overflows is compared unsquared.
-    inside = dx * dx + dy * dy <= r2 if math.isfinite(r2) else np.hypot(dx, dy) <= radius
-    rows: IntArray = np.flatnonzero(inside).astype(np.int64)
-    return rows
+    found = np.empty(positions.shape[0], np.int64)
+    count = 0
+    for j in range(positions.shape[0]):
+        dx, dy = positions[j, 0] - x, positions[j, 1] - y
+        if wrap:
+            dx -= width * np.floor(dx / width + 0.5)
+            dy -= height * np.floor(dy / height + 0.5)
+        # As the kernel tests it; a radius whose square overflows is compared unsquared.
+        inside = dx * dx + dy * dy <= r2 if math.isfinite(r2) else math.hypot(dx, dy) <= radius
+        if inside:
+            found[count] = j
+            count += 1
+    return found[:count].copy()
