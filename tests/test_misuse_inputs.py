@@ -34,7 +34,7 @@ from shoal.systems import (
 )
 from shoal.systems.core.grid import build_grid
 from shoal.systems.lifecycle import system as lifecycle_system
-from shoal.systems.lifecycle.kernel import bites
+from shoal.systems.lifecycle.kernel import reached_by
 from shoal.systems.lifecycle.system import maybe_reached
 
 from misuse_checks import assert_agrees, flock_of, one_line
@@ -175,9 +175,9 @@ def test_thousands_of_pellets_away_from_the_school_cost_no_query_each(
 
     def counting(*args: Any) -> Any:  # the pellets given bites left are looked up
         asked.append(int(np.count_nonzero(args[3])))
-        return bites(*args)
+        return reached_by(*args)
 
-    monkeypatch.setattr(lifecycle_system, "bites", counting)
+    monkeypatch.setattr(lifecycle_system, "reached_by", counting)
     flock.step()
     assert len(asked) == 1 and 1 <= asked[0] <= 10
 

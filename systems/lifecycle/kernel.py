@@ -114,10 +114,10 @@ def nearest_reaching(
 
 
 @numba.njit(cache=True, nogil=True)
-def bites(
-    food_positions: FloatArray,
-    food_radius: FloatArray,
-    food_concerns: BoolArray,
+def reached_by(
+    agent_positions: FloatArray,
+    agent_radius: FloatArray,
+    agent_concerns: BoolArray,
     left: IntArray,
     positions: FloatArray,
     species: IntArray,
@@ -128,35 +128,35 @@ def bites(
     rest: FloatArray,
     grid: tuple[IntArray, IntArray, GridFrame],
 ) -> tuple[IntArray, IntArray]:
-    """Every bite of this step, pellet by pellet (in order; `left[k]` bites left, 0: not
-    asked): pellet k's biters are those `nearest_reaching` chooses among the boids of
-    `grid` (order, cell_start, frame) within its radius plus `farthest`, at most `left[k]`.
-    A boid that bites rests at once (`cooldown` set to its species' `rest`), so a later
-    pellet of the step sees it resting. Returns the pellet and the row of each bite, in the
-    order they happen (one call for every pellet: a grid query and a compiled call from
-    Python cost ~18 µs a pellet within a step)."""
+    """The boids that reach each agent this step (food they bite, prey they catch), agent
+    by agent: agent k's are those `nearest_reaching` chooses among the boids of `grid`
+    (order, cell_start, frame) within its radius plus `farthest`, at most `left[k]` (0: it
+    is not asked). A boid that reaches one rests at once (`cooldown` set to its species'
+    `rest`), so a later agent of the step sees it resting. Returns the agent and the row of
+    each, in the order they happen (one call for every agent: a grid query and a compiled
+    call from Python cost ~18 µs a pellet within a step)."""
     order, cell_start, frame = grid
     wrap, width, height = frame[6], frame[7], frame[8]
-    pellets = np.empty(8, np.int64)
-    biters = np.empty(8, np.int64)
+    agents = np.empty(8, np.int64)
+    rows_of = np.empty(8, np.int64)
     count = 0
-    for k in range(food_positions.shape[0]):
+    for k in range(agent_positions.shape[0]):
         if left[k] <= 0:
             continue
-        x, y = food_positions[k, 0], food_positions[k, 1]
-        rows = rows_within(positions, order, cell_start, frame, x, y, food_radius[k] + farthest)
+        x, y, radius = agent_positions[k, 0], agent_positions[k, 1], agent_radius[k]
+        rows = rows_within(positions, order, cell_start, frame, x, y, radius + farthest)
         chosen = nearest_reaching(
-            rows, positions, species, food_concerns[k], taken, cooldown, x, y, food_radius[k],
-            reach, left[k], wrap, width, height,
+            rows, positions, species, agent_concerns[k], taken, cooldown, x, y, radius, reach,
+            left[k], wrap, width, height,
         )  # fmt: skip
         for row in chosen:
-            if count == pellets.shape[0]:  # room for twice as many
-                pellets = np.concatenate((pellets, np.empty(count, np.int64)))
-                biters = np.concatenate((biters, np.empty(count, np.int64)))
-            pellets[count], biters[count] = k, row
+            if count == agents.shape[0]:  # room for twice as many
+                agents = np.concatenate((agents, np.empty(count, np.int64)))
+                rows_of = np.concatenate((rows_of, np.empty(count, np.int64)))
+            agents[count], rows_of[count] = k, row
             count += 1
             cooldown[row] = rest[species[row]]
-    return pellets[:count].copy(), biters[:count].copy()
+    return agents[:count].copy(), rows_of[:count].copy()
 
 
 @numba.njit(cache=True, nogil=True)

@@ -20,11 +20,10 @@ from shoal.systems.core.species_table import (
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.lifecycle.kernel import (
-    bites,
     boids_near,
     cool_down,
     find_catches,
-    nearest_reaching,
+    reached_by,
 )
 
 
@@ -117,11 +116,11 @@ class LifecycleSystem(FlockProcessor):
             return
         reach = np.where(params[:, P_CHASE_WEIGHT] > 0.0, params[:, P_CATCH_RADIUS], -np.inf)
         farthest, caught = float(reach.max(initial=0.0)), self._caught(taken)
-        for k, entity in enumerate(prey.entities.tolist()):
-            for row in self._reaching(prey, k, reach, farthest, caught, 1).tolist():
-                store.cooldown[row] = params[store.species[row], P_CATCH_COOLDOWN]
-                x, y = prey.positions[k]
-                self._events.append((PREY_CAUGHT, (entity, int(store.entities[row]), x, y)))
+        one_each = np.ones(len(prey), np.int64)
+        entities = prey.entities.tolist()
+        for k, row in self._reached(prey, one_each, reach, farthest, caught):
+            x, y = prey.positions[k]
+            self._events.append((PREY_CAUGHT, (entities[k], int(store.entities[row]), x, y)))
 
     # --- food ---------------------------------------------------------------------------
     def _bites(self, taken: set[int]) -> None:
@@ -142,12 +141,7 @@ class LifecycleSystem(FlockProcessor):
         left = np.array(
             [max(item.bites, 0) if near[k] else 0 for k, item in enumerate(items)], np.int64
         )
-        pellets, rows = bites(
-            food.positions, food.radius, food.concerns, left, store.positions, store.species,
-            caught, store.cooldown, reach, farthest, params[:, P_CATCH_COOLDOWN].copy(),
-            (grid.order, grid.cell_start, grid.frame),
-        )  # fmt: skip
-        bitten = iter(zip(pellets.tolist(), rows.tolist(), strict=True))
+        bitten = iter(self._reached(food, left, reach, farthest, caught))
         bite = next(bitten, None)
         for k, (entity, item) in enumerate(zip(entities, items, strict=True)):
             while bite is not None and bite[0] == k:  # its bites, in the order they happened
@@ -166,26 +160,28 @@ class LifecycleSystem(FlockProcessor):
         caught[list(taken)] = True
         return caught
 
-    def _reaching(
+    def _reached(
         self,
         agents: AgentArrays,
-        k: int,
+        left: IntArray,
         reach: FloatArray,
         farthest: float,
         caught: BoolArray,
-        most: int,
-    ) -> IntArray:
-        """The boids that reach agent k (food, prey) this step, nearest first (ties: the
-        lower row), at most `most`: of a species it concerns, not `caught`, rested, within
-        its radius plus their species' `reach` (-inf: that species never reaches it;
-        `farthest` is the largest reach, or 0)."""
-        flock, store, config = self.flock, self.flock.store, self.flock.config
-        x, y = agents.positions[k]
-        rows = query_rows(flock.grid, store.positions, x, y, agents.radius[k] + farthest)
-        return nearest_reaching(
-            rows, store.positions, store.species, agents.concerns[k], caught, store.cooldown,
-            x, y, agents.radius[k], reach, most, config.wraps, config.width, config.height,
+    ) -> list[tuple[int, int]]:
+        """(agent, row) of each boid that reaches an agent (food it bites, prey it catches)
+        this step, agent by agent, nearest first (ties: the lower row), at most `left[k]` for
+        agent k (0: not asked): of a species it concerns, not `caught`, rested, within its
+        radius plus their species' `reach` (-inf: that species never reaches it; `farthest`
+        is the largest reach, or 0). Each of them rests from now (its species' catch
+        cooldown)."""
+        flock, store = self.flock, self.flock.store
+        grid, params = flock.grid, flock.species.params
+        found, rows = reached_by(
+            agents.positions, agents.radius, agents.concerns, left, store.positions,
+            store.species, caught, store.cooldown, reach, farthest,
+            params[:, P_CATCH_COOLDOWN].copy(), (grid.order, grid.cell_start, grid.frame),
         )  # fmt: skip
+        return list(zip(found.tolist(), rows.tolist(), strict=True))
 
     def _move_food(self, dt: float) -> None:
         """Food with a Velocity drifts (sinks); in a walled tank it settles on the floor."""
