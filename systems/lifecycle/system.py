@@ -134,8 +134,7 @@ class LifecycleSystem(FlockProcessor):
         # A grid query per pellet cost ~20 µs: 5,000 pellets took 60 ms a step. Only those
         # with a boid perhaps in reach are asked.
         farthest, caught = float(reach.max()), self._caught(taken)
-        grid = flock.grid
-        near = maybe_reached(grid, food.positions, food.radius + farthest)
+        near = maybe_reached(flock.grid, food.positions, food.radius + farthest)
         entities = food.entities.tolist()
         items = [esper.component_for_entity(entity, Food) for entity in entities]
         left = np.array(
