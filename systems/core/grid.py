@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from shoal.systems.core.maths import cell_range, wrapped
+from shoal.systems.core.maths import cell_range, index_in, wrapped
 from shoal.systems.core.store import FloatArray, IntArray
 
 # A grid never has more cells than this many per boid (plus a floor), so a few boids far
@@ -153,8 +153,7 @@ def sort_into_cells(
         cx = math.floor((positions[i, 0] - origin_x) / cell_w)
         cy = math.floor((positions[i, 1] - origin_y) / cell_h)
         if wrap:
-            cx %= nx
-            cy %= ny
+            cx, cy = index_in(cx, nx), index_in(cy, ny)
         else:  # the box edge itself (and rounding) belongs to the last cell
             cx = min(max(cx, 0), nx - 1)
             cy = min(max(cy, 0), ny - 1)
@@ -185,8 +184,7 @@ def _query_kernel(
     cx = math.floor((x - origin_x) / cell_w)
     cy = math.floor((y - origin_y) / cell_h)
     if wrap:
-        cx %= nx
-        cy %= ny
+        cx, cy = index_in(cx, nx), index_in(cy, ny)
     reach_x = math.ceil(radius / cell_w)
     reach_y = math.ceil(radius / cell_h)
     x0, x1 = cell_range(cx, reach_x, nx, wrap)
@@ -196,7 +194,7 @@ def _query_kernel(
     r2 = radius * radius
     for gx in range(x0, x1 + 1):
         for gy in range(y0, y1 + 1):
-            c = (gx % nx) * ny + (gy % ny)
+            c = index_in(gx, nx) * ny + index_in(gy, ny)
             for k in range(cell_start[c], cell_start[c + 1]):
                 j = order[k]
                 dx = wrapped(positions[j, 0] - x, width, wrap)

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from shoal.systems.core.maths import wrap_offset
+from shoal.systems.core.maths import index_in, wrap_offset
 from shoal.systems.core.species_table import (
     P_COS_HALF_FOV,
     P_MAX_NEIGHBOURS,
@@ -232,7 +232,7 @@ def seen(
                 gap_y = _gap(oy, fy, cells.size_y, ny, cells.wrap)
                 if gap_x * gap_x + gap_y * gap_y > far2:
                     continue  # the whole cell is out of reach
-                c = ((cx + ox) % cells.nx) * ny + (cy + oy) % ny
+                c = index_in(cx + ox, cells.nx) * ny + index_in(cy + oy, ny)
                 count = _read_cell(
                     i, cell_start[c], cell_start[c + 1], positions, species, row, width,
                     height, xi, yi, s, r2, cos_half, all_round, hx, hy, inv_w, inv_h,
@@ -321,7 +321,7 @@ def _gather_block(
             for oy in range(-ring, ring + 1, 1 if side else max(2 * ring, 1)):
                 if oy < -down_y or oy > up_y:
                     continue
-                other = ((cx + ox) % nx) * ny + (cy + oy) % ny
+                other = index_in(cx + ox, nx) * ny + index_in(cy + oy, ny)
                 first, last = cell_start[other], cell_start[other + 1]
                 if last - first > CELL_SAMPLE:
                     out.near_at[0], out.near_at[1] = c, -1

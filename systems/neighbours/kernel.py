@@ -7,6 +7,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.grid import GridFrame, sort_into_cells
+from shoal.systems.core.maths import offset_in
 from shoal.systems.core.store import FloatArray, IntArray
 
 Slots = tuple[
@@ -59,8 +60,8 @@ def gather_slots(
         px, py = positions[r, 0], positions[r, 1]
         slot_pos[k, 0], slot_pos[k, 1] = px, py
         if wrap:
-            px = left + (px - left) % width
-            py = bottom + (py - bottom) % height
+            px = left + offset_in(px - left, width)
+            py = bottom + offset_in(py - bottom, height)
         x[k], y[k] = px, py
         slot_vel[k, 0], slot_vel[k, 1] = velocities[r, 0], velocities[r, 1]
         vx[k], vy[k] = velocities[r, 0], velocities[r, 1]

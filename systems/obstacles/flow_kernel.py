@@ -34,6 +34,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from shoal.systems.core.maths import index_in
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.shape_kernel import F_X0, F_X1, F_Y0, F_Y1, surface_one
 
@@ -267,7 +268,7 @@ def flee_values(distance: FloatArray, blocked: ByteArray, out_blocked: ByteArray
 def _wrap_index(i: int, n: int, wrap: bool) -> int:
     """Index i on an axis of n cells: wrapped, or -1 off the grid."""
     if wrap:
-        return i % n
+        return index_in(i, n)
     return i if 0 <= i < n else -1
 
 

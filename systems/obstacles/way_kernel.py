@@ -12,6 +12,7 @@ import math
 
 import numba
 
+from shoal.systems.core.maths import index_in
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.flow_kernel import (
     C_DIST,
@@ -77,7 +78,7 @@ def sample(
 @numba.njit(cache=True)
 def _clamped(i: int, n: int, wrap: bool) -> int:
     if wrap:
-        return i % n
+        return index_in(i, n)
     return min(max(i, 0), n - 1)
 
 
