@@ -34,11 +34,13 @@ class SteeringSystem(FlockProcessor):
         flock = self.flock
         store, cells, table = flock.store, step.cells, flock.species
         n = len(store)
-        step.targets = np.full(n, -1, np.int64)
-        step.alarm_lead = np.zeros(n)
         goals = step.goals_for(n)
         if n == 0 or len(cells.row) != n or step.layout != store.layout:
-            return  # boids came or went since the cells were sorted (a host's processor)
+            # Boids came or went since the cells were sorted (a host's processor).
+            step.targets, step.alarm_lead = np.full(n, -1, np.int64), np.zeros(n)
+            return
+        # Every row is written by the kernel below (each boid's target and alarm lead).
+        step.targets, step.alarm_lead = np.empty(n, np.int64), np.empty(n)
         if flock.config.update == "sequential":
             self._run_in_order(step, goals)
             return
