@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.config import BOUNDARY_WRAP
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import P_MAX_SPEED, P_MIN_SPEED
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.query_kernel import containing, first_hit, shallowest
@@ -59,26 +60,26 @@ def _in_world(x: float, y: float, world: World) -> tuple[float, float]:
 # The rare path (a boid inside) calls these plain functions: inlining the geometry helpers at
 # each of its call sites made the kernel take half as long again to compile, for no gain on a
 # few boids a step.
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _containing(geometry: Geometry, x: float, y: float) -> int:
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     return containing(shape_f, shape_i, seg, cell_start, cell_items, grid, x, y)
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _shallowest(geometry: Geometry, x: float, y: float) -> tuple[int, float, float, float, float]:
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     return shallowest(shape_f, shape_i, seg, cell_start, cell_items, grid, x, y)
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _exit(
     geometry: Geometry, o: int, x: float, y: float, dx: float, dy: float
 ) -> tuple[float, float, float]:
     return exit_one(geometry[0], geometry[1], geometry[2], o, x, y, dx, dy)
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _walk_out(
     geometry: Geometry,
     px: float,
@@ -112,7 +113,7 @@ def _walk_out(
     return math.inf, px, py, 0.0, 0.0
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _search_out(
     geometry: Geometry,
     px: float,
@@ -151,7 +152,7 @@ def _corner(
     return True, (ca * bny - any_ * cb) / det, (anx * cb - ca * bnx) / det
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _nearest_free(
     geometry: Geometry,
     free: FloatArray,
@@ -184,7 +185,7 @@ def _nearest_free(
     return best, best_x, best_y
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _free_position(
     geometry: Geometry,
     free: FloatArray,
@@ -248,7 +249,7 @@ def _slide(
     return nx * target, ny * target  # standing still: move off the surface
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _sweep(
     geometry: Geometry,
     sx: float,
@@ -292,7 +293,7 @@ def _sweep(
     return True, x, y, nx, ny
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def push_out(
     first: int,
     last: int,

@@ -16,6 +16,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.config import BOUNDARY_BOUNCE, BOUNDARY_CONTAIN, BOUNDARY_WRAP
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     ACCELERATION_KEPT,
     P_ACCELERATION,
@@ -61,7 +62,7 @@ def draw_noise(
     return noise
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def moving_acceleration(
     s: int, params: FloatArray, accelerations: FloatArray, kept: FloatArray, row: int
 ) -> tuple[float, float]:
@@ -116,7 +117,7 @@ _TINY_SPEED = 1e-150
 _TINY_SCALE = 2.0**600
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def speed_limit(s: int, params: FloatArray, old_speed: float, burst: float, dt: float) -> float:
     """The highest speed a boid may have after this step: max speed × burst factor in a burst
     (`burst` > 0), gliding down from above max speed after one (`burst` < 0)."""
@@ -139,7 +140,7 @@ def length(x: float, y: float) -> float:
     return math.hypot(x, y)
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def advance(
     x: float,
     y: float,

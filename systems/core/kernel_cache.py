@@ -27,7 +27,7 @@ import numba
 from numba.core import caching
 
 _SYSTEMS = Path(__file__).resolve().parents[1]  # shoal.systems: every kernel lives below it
-_MARK = b"numba.njit"  # a file that defines kernels says so
+_MARKS = (b"numba.njit", b"njit_no_refcount")  # a file that defines kernels says so
 
 
 @functools.cache
@@ -42,7 +42,7 @@ def sources_hash(folder: Path) -> str:
     digest = hashlib.sha256(numba.__version__.encode())
     for path in sorted(folder.rglob("*.py")):
         text = path.read_bytes()
-        if _MARK in text:
+        if any(mark in text for mark in _MARKS):
             digest.update(path.relative_to(folder).as_posix().encode())
             digest.update(text)
     return digest.hexdigest()

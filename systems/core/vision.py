@@ -31,6 +31,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.maths import index_in, wrap_offset
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     P_COS_HALF_FOV,
     P_MAX_NEIGHBOURS,
@@ -165,7 +166,7 @@ def buffers(length: int) -> Seen:
     )  # fmt: skip
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def seen(
     i: int, cells: Cells, params: FloatArray, relations: IntArray, out: Seen, slack: float
 ) -> int:
@@ -247,7 +248,7 @@ def seen(
     return count
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def _read_cell(
     i: int,
     first: int,
@@ -293,7 +294,7 @@ def sample_stride(count: int) -> int:
     return max(1, (count + CELL_SAMPLE - 1) // CELL_SAMPLE)
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _gather_block(
     c: int,
     cx: int,
@@ -334,7 +335,7 @@ def _gather_block(
     return m
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def _read_block(
     i: int,
     m: int,
@@ -487,7 +488,7 @@ def _nearer(da: float, ra: int, db: float, rb: int) -> bool:
     return da < db or (da == db and ra < rb)
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _swap(a: int, b: int, slot: IntArray, dx: FloatArray, dy: FloatArray, dist: FloatArray) -> None:
     slot[a], slot[b] = slot[b], slot[a]
     dx[a], dx[b] = dx[b], dx[a]
@@ -495,7 +496,7 @@ def _swap(a: int, b: int, slot: IntArray, dx: FloatArray, dy: FloatArray, dist: 
     dist[a], dist[b] = dist[b], dist[a]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _sift_down(
     node: int,
     size: int,
@@ -520,7 +521,7 @@ def _sift_down(
         node = child
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _sort_heap(size: int, row: IntArray, out: Seen) -> None:
     """Sort the heap's entries nearest first (heap sort)."""
     slot, dx, dy, dist = out.slot, out.dx, out.dy, out.dist
@@ -540,7 +541,7 @@ def count_seen(cells: Cells, params: FloatArray, relations: IntArray, out: Seen)
     return counts
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def list_seen(
     cells: Cells, params: FloatArray, relations: IntArray, start: IntArray, out: Seen, flat: Seen
 ) -> None:

@@ -7,6 +7,7 @@ import numpy as np
 
 from shoal.systems.core.grid import GridFrame, rows_within
 from shoal.systems.core.maths import wrap_offset
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import P_CATCH_RADIUS
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
@@ -49,7 +50,7 @@ def find_catches(
     return hunters[:count].copy(), prey[:count].copy()
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def cool_down(cooldown: FloatArray, dt: float) -> None:
     """Count each resting boid's `cooldown` down by `dt` seconds, to 0 at the least (one
     pass, in place: numpy's subtract and maximum cost ~3 µs a step for a small flock)."""

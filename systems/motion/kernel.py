@@ -13,6 +13,7 @@ import numba
 from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.integrate import advance, bounded, moving_acceleration
 from shoal.systems.core.maths import wrap_offset
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     ACCELERATION_KEPT,
     P_ACCELERATION,
@@ -22,7 +23,7 @@ from shoal.systems.core.species_table import (
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def move(
     first: int,
     last: int,
@@ -124,7 +125,7 @@ def _burst(state: float, alarm: float, factor: float, duration: float) -> float:
     return state
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def keep_out(
     first: int,
     last: int,

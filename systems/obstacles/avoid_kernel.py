@@ -10,6 +10,7 @@ import math
 
 import numba
 
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     P_LOOK_AHEAD,
     P_MAX_FORCE,
@@ -25,7 +26,7 @@ from shoal.systems.obstacles.shape_kernel import F_X0, F_X1, F_Y0, F_Y1, Geometr
 _BRAKE = 0.5
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _force_limit(params: FloatArray, s: int, reach: float) -> float:
     """The species' max force; if unlimited, the acceleration that turns a boid at full
     speed through a right angle within its look-ahead reach."""
@@ -36,7 +37,7 @@ def _force_limit(params: FloatArray, s: int, reach: float) -> float:
     return limit
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _side(
     shape_f: FloatArray, o: int, px: float, py: float, hx: float, hy: float
 ) -> tuple[float, float]:
@@ -69,7 +70,7 @@ def _steer_from(
     return sx * scale, sy * scale, False
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def avoid(
     first: int,
     last: int,

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.systems.core.maths import index_in
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.shape_kernel import F_X0, F_X1, F_Y0, F_Y1, surface_one
 
@@ -59,7 +60,7 @@ _STOP_MARGIN = 3.0
 
 
 # --- the raster -------------------------------------------------------------------------
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def rasterize(
     shape_f: FloatArray,
     shape_i: IntArray,
@@ -225,7 +226,7 @@ def march(
     return complete and used < capacity
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _enqueue(
     head: IntArray,
     tail: IntArray,
@@ -272,7 +273,7 @@ def _wrap_index(i: int, n: int, wrap: bool) -> int:
     return i if 0 <= i < n else -1
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _vis_at(vis: PoolArray, ix: int, iy: int, nx: int, ny: int, wrap: bool) -> float:
     jx, jy = _wrap_index(ix, nx, wrap), _wrap_index(iy, ny, wrap)
     if jx < 0 or jy < 0:
@@ -280,7 +281,7 @@ def _vis_at(vis: PoolArray, ix: int, iy: int, nx: int, ny: int, wrap: bool) -> f
     return float(vis[jy, jx])
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _look_back(
     vis: PoolArray, sx: int, sy: int, dx: int, dy: int, r: int, nx: int, ny: int, wrap: bool
 ) -> float:
@@ -306,7 +307,7 @@ def _look_back(
     return v0 * (1.0 - f) + v1 * f
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def visibility(distance: FloatArray, sx: int, sy: int, wrap: bool, vis: PoolArray) -> None:
     """vis ≥ 0.5 where the straight line from the cell to source cell (sx, sy) crosses only
     reached cells; ring by ring outward, each cell taking the visibility one cell back
@@ -351,7 +352,7 @@ def _downhill(here: float, low: float, high: float, h: float) -> float:
     return (here - high) / h if high < here else 0.0
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def descent(
     distance: FloatArray,
     cell_w: float,
@@ -384,7 +385,7 @@ def descent(
                 out[iy, ix, 0], out[iy, ix, 1] = gx / norm, gy / norm
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _at(distance: FloatArray, ix: int, iy: int, nx: int, ny: int, wrap: bool) -> float:
     jx, jy = _wrap_index(ix, nx, wrap), _wrap_index(iy, ny, wrap)
     if jx < 0 or jy < 0:

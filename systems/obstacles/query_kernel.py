@@ -17,6 +17,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.shape_kernel import (
     F_X0,
@@ -49,7 +50,7 @@ def cell_span(lo: float, hi: float, origin: float, inv_cell: float, n: int) -> t
     return max(first, 0), min(last, n - 1)
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _cell_of(grid: FloatArray, px: float, py: float) -> int:
     """The cell holding p; -1 outside the grid."""
     nx, ny = int(grid[3]), int(grid[4])
@@ -90,7 +91,7 @@ def _path_meets_box(
 
 
 # --- every obstacle near a point or a path ---------------------------------------------
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def containing(
     shape_f: FloatArray,
     shape_i: IntArray,
@@ -112,7 +113,7 @@ def containing(
     return -1
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def shallowest(
     shape_f: FloatArray,
     shape_i: IntArray,
@@ -141,7 +142,7 @@ def shallowest(
     return best_o, best_qx, best_qy, best_nx, best_ny
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def first_hit(
     shape_f: FloatArray,
     shape_i: IntArray,

@@ -26,6 +26,7 @@ import math
 
 import numba
 
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.store import FloatArray, IntArray
 
 KIND_CIRCLE = 0
@@ -60,7 +61,7 @@ def _on_edge(ax: float, ay: float, bx: float, by: float, px: float, py: float) -
     )
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def inside_one(
     shape_f: FloatArray, shape_i: IntArray, seg: FloatArray, o: int, px: float, py: float
 ) -> bool:
@@ -82,7 +83,7 @@ def inside_one(
     return inside
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _polygon_nearest(
     seg: FloatArray, first: int, last: int, px: float, py: float
 ) -> tuple[bool, bool, float, int, float]:
@@ -122,7 +123,7 @@ def _vertex_normal(seg: FloatArray, first: int, last: int, k: int, t: float) -> 
     return sx / length, sy / length
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def surface_one(
     shape_f: FloatArray, shape_i: IntArray, seg: FloatArray, o: int, px: float, py: float
 ) -> tuple[float, float, float, float, float]:
@@ -182,7 +183,7 @@ def _enter_disc(
     return -b - math.sqrt(disc)
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def cast_circle(
     shape_f: FloatArray,
     o: int,
@@ -204,7 +205,7 @@ def cast_circle(
     return t, hx / h, hy / h
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def cast_polygon(
     seg: FloatArray,
     first: int,
@@ -241,7 +242,7 @@ def cast_polygon(
     return best, best_nx, best_ny
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def exit_one(
     shape_f: FloatArray,
     shape_i: IntArray,

@@ -13,6 +13,7 @@ import math
 import numba
 
 from shoal.systems.core.maths import index_in
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.flow_kernel import (
     C_DIST,
@@ -30,7 +31,7 @@ from shoal.systems.obstacles.flow_kernel import (
 _SEEN = 0.9
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def sample(
     pool: PoolArray,
     slot: int,
@@ -82,7 +83,7 @@ def _clamped(i: int, n: int, wrap: bool) -> int:
     return min(max(i, 0), n - 1)
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _nearest_reached(
     pool: PoolArray,
     slot: int,
@@ -115,7 +116,7 @@ def _nearest_reached(
     return WAY_AROUND, best_x / norm, best_y / norm, best
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def sample_points(
     first: int,
     last: int,
@@ -141,7 +142,7 @@ def sample_points(
         )
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def trace(
     pool: PoolArray,
     slot: int,

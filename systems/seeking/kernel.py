@@ -21,6 +21,7 @@ from shoal.systems.core.maths import (
     slowing_before,
     wrap_offset,
 )
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     LEADER_SPRING,
     P_BURST_FACTOR,
@@ -62,7 +63,7 @@ _LANE_LENGTH = 3.0
 _CLEAR_PRIORITY = 2.0
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def seek_agents(
     first: int,
     last: int,
@@ -217,7 +218,7 @@ def seek_chunks(
             )  # fmt: skip
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _navigate(
     pool: PoolArray,
     slot: int,
@@ -239,7 +240,7 @@ def _navigate(
     return way, dx, dy
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _nearest(
     x: float,
     y: float,
@@ -286,7 +287,7 @@ def _arrive_at_edge(
     return arrive(dx * scale, dy * scale, vx, vy, max_speed, max_force, slowing)
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _follow(
     params: FloatArray,
     s: int,
@@ -325,7 +326,7 @@ def _follow(
     return fx, fy
 
 
-@numba.njit(cache=True)
+@njit_no_refcount(cache=True)
 def _evade(
     x: float,
     y: float,

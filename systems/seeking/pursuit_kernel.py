@@ -8,15 +8,14 @@ stage's "chase") → seek it at full speed with the species' chase weight. A res
 
 import math
 
-import numba
-
 from shoal.systems.core.maths import MAX_PREDICTION, seek, wrap_offset
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import P_CHASE_WEIGHT, P_MAX_FORCE, P_MAX_SPEED
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.seeking.kernel import _nearest
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def pursue_prey(
     first: int,
     last: int,

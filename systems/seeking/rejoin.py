@@ -18,6 +18,7 @@ import numpy as np
 
 from shoal.systems.core.linking import first_labels, linked
 from shoal.systems.core.maths import wrapped
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     P_MAX_SPEED,
     P_PERCEPTION,
@@ -88,7 +89,7 @@ def _centres(
     return centres
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _pull_towards_schools(
     pos: FloatArray, school: IntArray, sizes: FloatArray, centres: FloatArray, calm: BoolArray,
     share: float, radius: float, strength: float, wrap: bool, width: float, height: float,

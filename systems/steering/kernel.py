@@ -24,6 +24,7 @@ import numpy as np
 from shoal.systems.core.config import BOUNDARY_WRAP
 from shoal.systems.core.integrate import advance, moving_acceleration
 from shoal.systems.core.maths import MAX_PREDICTION, clamp_length, seek, wrap_offset
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     COMBINE_MEAN,
     FALLOFF_LINEAR,
@@ -283,7 +284,7 @@ def steer_in_order(
         out.near_at[0] = -1  # the vision's copy of a 3×3 block holds the old positions
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _write(
     row: int, target: int, t: Terms, accelerations: FloatArray, alarm: FloatArray,
     alarm_lead: FloatArray, target_row: IntArray, goals: FloatArray,
@@ -334,7 +335,7 @@ def rule_forces(
     return terms
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def _rule_terms(
     i: int,
     cells: Cells,
@@ -495,7 +496,7 @@ def _rule_terms(
     return sx, sy, alx, aly, cx, cy, fx, fy, hx, hy, limit, alarm, prey, lead
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def _plain_terms(
     s: int, at: tuple[float, float], vx: float, vy: float, before: float, bursting: bool,
     params: FloatArray, dt: float, world: tuple[float, float, bool], sums: PlainSums,
@@ -523,7 +524,7 @@ def _plain_terms(
     return sx, sy, alx, aly, cx, cy, fx, fy, 0.0, 0.0, limit, alarm, NO_PREY, lead
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def plain_terms_of(
     slot: int, cells: Cells, burst: FloatArray, params: FloatArray, dt: float,
     origin: tuple[float, float], sums: PlainSums, heard: AlarmSums, threat: ThreatSums,
@@ -537,7 +538,7 @@ def plain_terms_of(
     )  # fmt: skip
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _separation(
     params: FloatArray, s: int, at: tuple[float, float], world: tuple[float, float, bool],
     separated: int, sep_x: float, sep_y: float,
@@ -557,7 +558,7 @@ def _separation(
     return sep_x, sep_y
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _flocking(
     params: FloatArray, s: int, style: int, vx: float, vy: float, aligned: int, count: int,
     sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
@@ -572,7 +573,7 @@ def _flocking(
     )
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def _push(
     i: int, j: int, slot_row: IntArray, dx: float, dy: float, d: float, radius: float,
     falloff: int,

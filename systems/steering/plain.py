@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 from shoal.components.species import NEIGHBOUR_LIMIT
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     FALLOFF_LINEAR,
     FALLOFF_SOFT,
@@ -173,7 +174,7 @@ def plain_sums(
     return here, sums, (alarm_vx, alarm_vy)
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"nnan", "nsz", "reassoc"})
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy", fastmath={"nnan", "nsz", "reassoc"})
 def loudest_alarm(m: int, reached: FloatArray, leads: FloatArray) -> tuple[float, float]:
     """The highest alarm level that reached a plain boid and how long before the step's end
     it came (ties: the one that came first; (0, 0): none), from the first m entries that
@@ -255,7 +256,7 @@ def _nearest_along(m: int, values: FloatArray, centre: float, size: float, to: F
         to[t] = values[t] - size * np.floor((values[t] - centre) * inv_size + 0.5)
 
 
-@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def plain_boid(
     s: int, x: float, y: float, vx: float, vy: float, params: FloatArray, dt: float,
     m: int, alarmed: bool, copied: bool, xs: FloatArray, ys: FloatArray, vxs: FloatArray,
@@ -303,7 +304,7 @@ def plain_boid(
     return True, sums, (top, lead, alarm_v[0], alarm_v[1])
 
 
-@numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
+@njit_no_refcount(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def plain_others(
     s: int, x: float, y: float, vx: float, vy: float, row: int, params: FloatArray,
     sums: PlainSums, m: int, relation: IntArray, xs: FloatArray, ys: FloatArray,
@@ -355,7 +356,7 @@ def plain_others(
     return True, sums, (threatened, flee_x, flee_y)
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
     """Whether the block copied last (`copy_block`, `at`: `Seen.plain_at`) may serve a boid
     of species s: it was copied for species s, every other species in it is one species s
@@ -366,7 +367,7 @@ def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
     return bool(at[2] == 1 and (at[1] + at[7] - 1 < cap or cap >= NEIGHBOUR_LIMIT))
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def in_block(i: int, at: IntArray) -> bool:
     """Whether slot i (of the block's own cell) was copied: its cell is read whole, or by a
     sample that takes it."""
@@ -413,7 +414,7 @@ def plain_gather(
     return plain, sums, heard if plain else NO_ALARM, threat
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def copy_block(
     c: int, s: int, cells: Cells, alarm_age: FloatArray, relations: IntArray, out: Seen
 ) -> None:

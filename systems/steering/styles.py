@@ -8,6 +8,7 @@ import math
 import numba
 
 from shoal.systems.core.maths import seek, turn_towards
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     CAP_RULES,
     FALLOFF_LINEAR,
@@ -48,13 +49,13 @@ def push(dx: float, dy: float, d: float, radius: float, falloff: int) -> tuple[f
     return -dx / d * factor, -dy / d * factor
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def sum_limit(params: FloatArray, s: int) -> float:
     """The limit on the weighted sum of the flocking rules of species s (`FORCE_CAPS`)."""
     return math.inf if int(params[s, P_FORCE_CAP]) == CAP_RULES else params[s, P_MAX_FORCE]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def reynolds(
     params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
     sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
@@ -75,7 +76,7 @@ def reynolds(
     return w_sep * sx, w_sep * sy, w_ali * alx, w_ali * aly, w_coh * cx, w_coh * cy, limit
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def accumulate(
     params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
     sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
@@ -102,7 +103,7 @@ def accumulate(
     return w_sep * sep_x, w_sep * sep_y, alx, aly, cx, cy, sum_limit(params, s)
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def turn(
     params: FloatArray, s: int, vx: float, vy: float, dt: float, crowded: bool,
     away: float, sum_hx: float, sum_hy: float, sum_dx: float, sum_dy: float,
@@ -130,7 +131,7 @@ def turn(
     return sx, sy, alx, aly, cx, cy, math.inf
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def zones(
     params: FloatArray, s: int, vx: float, vy: float, dt: float, repelled: int,
     rep_x: float, rep_y: float, oriented: int, sum_hx: float, sum_hy: float, attracted: int,

@@ -7,6 +7,7 @@ import math
 import numba
 
 from shoal.systems.core.maths import MAX_PREDICTION, seek
+from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     P_ALARM_WEIGHT,
     P_BURST_FACTOR,
@@ -62,7 +63,7 @@ def flight(
     return ux / pd, uy / pd
 
 
-@numba.njit(cache=True, nogil=True)
+@njit_no_refcount(cache=True, nogil=True)
 def fleeing(
     params: FloatArray, s: int, vx: float, vy: float, threatened: bool, flee_x: float,
     flee_y: float, before: float, alarm_seen: float, alarm_vx: float, alarm_vy: float,
