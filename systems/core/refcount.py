@@ -13,8 +13,9 @@ call a function that does: its caller would count a reference that was never tak
 view freed while in use), and an array made inside would never be freed. Scalars and
 tuples of scalars only, out; writing into the arrays it is given is fine.
 
-The option is numba's internal ``_nrt`` target option (its own test-suite compiles with
-it); a numba without it gets the counting back: the same results, only slower.
+The option is numba's internal ``_nrt`` target option (numba's own string helpers and
+tests compile with it); a numba without it gets the counting back: the same results, only
+slower.
 """
 
 from collections.abc import Callable
