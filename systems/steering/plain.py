@@ -428,8 +428,9 @@ def copy_block(
     sample that `seen` reads of it. The block is copied a column of 3 cells (contiguous
     slots) at a time; a column or row across a torus's edge is moved by the world's width
     or height, so that every position is the image nearest cell c."""
-    # Every array is read out of its tuple once, here: a read inside the loops would count a
-    # reference up and down (an atomic operation) for each boid copied.
+    # Every array is read out of its tuple once, here, before the loops: compiled with
+    # reference counting (as it was), each read inside them counted a reference up and down
+    # for each boid copied; compiled without (core/refcount.py), the loops stay as lean.
     nx, ny, wrap = cells.nx, cells.ny, cells.wrap
     starts, xs, ys, vxs, vys = cells.cell_start, cells.x, cells.y, cells.vx, cells.vy
     cell_species, cell_alarmed, levels, rows, species = (
