@@ -45,7 +45,7 @@ def _keep_object(library: Any, value: bytes) -> None:
 codegen.CPUCodeLibrary._set_compiled_object = _keep_object  # type: ignore[method-assign]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from flock import DT, build  # noqa: E402  (after the hook: kernels load on import)
+from flock import DT, build, time_whole_steps  # noqa: E402  (after the hook: kernels load on import)
 from scene import LeaderScene  # noqa: E402
 
 from shoal.systems import set_threads  # noqa: E402
@@ -111,10 +111,7 @@ def main() -> None:
         set_threads(args.threads)
     flock = build(args.boids, 1)
     scene = LeaderScene(flock, 1) if args.full else None
-    for _ in range(300):  # warm-up: every kernel loaded, the school formed
-        if scene:
-            scene.move_leader(DT)
-        flock.step(DT)
+    time_whole_steps(flock, 300, scene)  # warm-up: every kernel loaded, the school formed
     print(f"perf map: {write_perf_map()} functions", file=sys.stderr)
     steps, started = 0, time.perf_counter()
     while time.perf_counter() - started < args.seconds:
