@@ -277,24 +277,36 @@ def plain_boid(
     boids, one thread). `plain_sums` is inlined into it (a call there measured 11 ms)."""
     cos_half = params[s, P_COS_HALF_FOV]
     all_round, hx, hy = heading(vx, vy, cos_half)
-    view = (cos_half, all_round, hx, hy)
     perception = params[s, P_PERCEPTION]
     falloff = int(params[s, P_FALLOFF])
     power = 0 if falloff == FALLOFF_LINEAR else (2 if falloff == FALLOFF_SQUARE else 1)
     shift = 1.0 if falloff == FALLOFF_SOFT else 0.0
     radii = (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION])
     speed = params[s, P_ALARM_SPEED]
-    # Two calls, each with `alarmed` a constant: the compiler makes a loop for each (one
-    # loop that tested it kept the calm flock's loop from running in SIMD: 30 % slower).
+    # A call for each value of `alarmed` and `all_round`, each a constant in its call: the
+    # compiler makes a loop for each (one loop that tested `alarmed` kept the calm flock's
+    # loop from running in SIMD: 30 % slower; one that sees all round skips the test of
+    # the field of view).
     if alarmed:
+        if all_round:
+            here, sums, alarm_v = plain_sums(
+                m, xs, ys, vxs, vys, x, y, (cos_half, True, hx, hy), radii, power, shift,
+                True, levels, ages, speed, dt, reached, leads,
+            )  # fmt: skip
+        else:
+            here, sums, alarm_v = plain_sums(
+                m, xs, ys, vxs, vys, x, y, (cos_half, False, hx, hy), radii, power, shift,
+                True, levels, ages, speed, dt, reached, leads,
+            )  # fmt: skip
+    elif all_round:
         here, sums, alarm_v = plain_sums(
-            m, xs, ys, vxs, vys, x, y, view, radii, power, shift, True, levels, ages, speed,
-            dt, reached, leads,
+            m, xs, ys, vxs, vys, x, y, (cos_half, True, hx, hy), radii, power, shift, False,
+            levels, ages, speed, dt, reached, leads,
         )  # fmt: skip
     else:
         here, sums, alarm_v = plain_sums(
-            m, xs, ys, vxs, vys, x, y, view, radii, power, shift, False, levels, ages, speed,
-            dt, reached, leads,
+            m, xs, ys, vxs, vys, x, y, (cos_half, False, hx, hy), radii, power, shift, False,
+            levels, ages, speed, dt, reached, leads,
         )  # fmt: skip
     if here > copied or sums[0] > params[s, P_MAX_NEIGHBOURS]:
         return False, NO_SUMS, NO_ALARM
