@@ -2,9 +2,10 @@
 
 py-spy and pyinstrument stop at a kernel's call; Linux's ``perf record`` samples inside it,
 but numba's machine code lives in anonymous memory, so ``perf report`` shows bare
-addresses. This script runs the `flock.py` flock (``--full``: everything on) and, once its
-kernels are loaded, writes ``/tmp/perf-PID.map``, the file in which ``perf`` looks up such
-addresses: every kernel's functions, inlined callees apart, named ``module.function``.
+addresses. This script runs the `flock.py` flock (``--full``: everything on; ``--crowd``:
+one of `crowd.py`'s flocks instead) and, once its kernels are loaded, writes
+``/tmp/perf-PID.map``, the file in which ``perf`` looks up such addresses: every kernel's
+functions, inlined callees apart, named ``module.function``.
 
 Run (Linux, the Debian package linux-perf; ``perf_event_paranoid`` at most 2)::
 
@@ -45,7 +46,8 @@ def _keep_object(library: Any, value: bytes) -> None:
 codegen.CPUCodeLibrary._set_compiled_object = _keep_object  # type: ignore[method-assign]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from flock import DT, build, time_whole_steps  # noqa: E402  (after the hook: kernels load on import)
+from crowd import SCENES  # noqa: E402  (after the hook: kernels load on import)
+from flock import DT, time_whole_steps  # noqa: E402
 from scene import LeaderScene  # noqa: E402
 
 from shoal.systems import set_threads  # noqa: E402
@@ -104,12 +106,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--boids", type=int, default=10000)
     parser.add_argument("--full", action="store_true", help="everything on (flock.py --full)")
+    parser.add_argument(
+        "--crowd", choices=sorted(SCENES), default="open", help="crowd.py's flock to step"
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to step")
     parser.add_argument("--threads", type=int, default=0, help="0: all cores")
     args = parser.parse_args()
     if args.threads:
         set_threads(args.threads)
-    flock = build(args.boids, 1)
+    flock = SCENES[args.crowd](args.boids, 1)
     scene = LeaderScene(flock, 1) if args.full else None
     time_whole_steps(flock, 300, scene)  # warm-up: every kernel loaded, the school formed
     print(f"perf map: {write_perf_map()} functions", file=sys.stderr)
