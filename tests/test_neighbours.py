@@ -226,3 +226,35 @@ def test_relations_match_brute_force_and_predators_are_seen_all_round() -> None:
     run_neighbour_stage()
     assert shark in flock.neighbours_of(fish)
     assert fish in flock.neighbours_of(shark)
+
+
+@pytest.mark.parametrize("boundary", ["wrap", "contain", "bounce"])
+def test_a_crowd_gets_cells_half_the_radius_and_sees_the_same(boundary: str) -> None:
+    # 1,200 boids in 20 cells of the radius: ~60 share a boid's cell, none holds over
+    # CELL_SAMPLE. The grid halves its cells (a boid's 5 × 5 cells hold a third fewer
+    # candidates than its 3 × 3) and every boid still sees exactly its brute-force set.
+    rng = np.random.default_rng(5)
+    size = (200.0, 150.0)
+    pos, vel = random_cloud(rng, 1200, size)
+    sp = [Species("a", perception_radius=35, separation_radius=10, fov_degrees=250)]
+    flock = make_flock(pos, vel, sp, boundary, size=size)
+    check(flock, sp, boundary)
+    cells = flock.step_state.cells
+    assert 35 / 2 <= min(cells.size_x, cells.size_y) < 35, (cells.size_x, cells.size_y)
+
+
+@pytest.mark.parametrize(("n", "spot"), [(150, False), (300, True)])
+def test_cells_stay_the_radius_wide_unless_halving_them_pays(n: int, spot: bool) -> None:
+    # Uncrowded (~8 in a boid's cell): halving the cells would cost more visits than it
+    # saves tests. Crowded on one spot (a cell of 300, read by sample): in smaller cells a
+    # boid would see other boids than it sees now, so they stay.
+    rng = np.random.default_rng(6)
+    size = (200.0, 150.0)
+    pos, vel = random_cloud(rng, n, size)
+    if spot:
+        pos = 100.0 + rng.uniform(-0.5, 0.5, (n, 2))
+    sp = [Species("a", perception_radius=35, separation_radius=10)]
+    flock = make_flock(pos, vel, sp, "wrap", size=size)
+    run_neighbour_stage()
+    cells = flock.step_state.cells
+    assert min(cells.size_x, cells.size_y) >= 35, (cells.size_x, cells.size_y)

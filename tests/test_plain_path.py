@@ -13,8 +13,10 @@ from shoal.components import Species
 from shoal.systems import Flock, FlockConfig, install
 from shoal.systems.core.species_table import P_MAX_NEIGHBOURS
 from shoal.systems.core.vision import CELL_SAMPLE, Cells, Seen, buffers
+from shoal.systems.neighbours import system as neighbours
 from shoal.systems.steering.kernel import _rule_terms, plain_terms_of
-from shoal.systems.steering.plain import plain_gather
+from shoal.systems.steering.plain import plain_gather, plain_species, small_torus
+from shoal.systems.steering.system import SteeringSystem
 
 pytestmark = pytest.mark.slow  # compiles a kernel of its own (a few seconds)
 
@@ -99,9 +101,11 @@ def test_the_fast_path_gives_the_general_paths_terms(
 
 
 @pytest.mark.parametrize(("width", "height"), [(1000, 600), (700, 300)])
-def test_a_torus_under_four_cells_across_takes_the_fast_path(width: int, height: int) -> None:
+def test_a_torus_too_few_cells_across_takes_the_fast_path(width: int, height: int) -> None:
     # The open water's mill sees 400 px in a torus of 4 × 2 cells: the ring of cells holds
     # the world's whole height, and each boid needs the images of its block nearest itself.
+    # (The first case's 400 fish crowd its 4 × 2 cells: they get 8 × 4 of half the radius,
+    # of which a boid's 5 × 5 hold the whole height.)
     species = Species("fish", perception_radius=250.0, separation_radius=20.0)
     world = f"plain-path-small-torus-{width}"
     flock = install(FlockConfig(width=width, height=height, seed=4, boundary="wrap"),
@@ -114,7 +118,8 @@ def test_a_torus_under_four_cells_across_takes_the_fast_path(width: int, height:
         plain, _, worst, _, _ = measure(flock)
     finally:
         esper.delete_world(world)
-    assert min(cells.nx, cells.ny) < 4, (cells.nx, cells.ny)
+    reach = plain_species(cells, flock.species.params, flock.species.relations)[0]
+    assert small_torus(cells, reach) != (0.0, 0.0), (cells.nx, cells.ny, reach)
     assert plain > 350, f"only {plain} of 400 boids took the fast path"
     assert worst < 1e-9, worst
 
@@ -203,3 +208,64 @@ def test_a_predator_and_an_avoided_species_in_the_block_keep_the_fast_path() -> 
     assert fled > 10, f"only {fled} fish fled a shark on the fast path"
     assert worst < 1e-9, worst
     assert plain_with_turtles < plain_avoiding, (plain_with_turtles, plain_avoiding)
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "fish", "small"), [(600, 480, 3500, False), (250, 250, 400, True)]
+)
+def test_a_crowds_half_width_cells_take_the_fast_path(
+    width: int, height: int, fish: int, small: bool
+) -> None:
+    # ~45 fish share a fish's cell of the radius: the cells are half the radius wide, and
+    # the fast path reads each fish's 5 × 5 of them. In a torus 5 cells across (the second
+    # case) those hold the whole world, and each fish reads the images nearest itself.
+    species = Species("fish", steering="accumulate", perception_radius=60.0 if not small
+                      else 100.0, separation_radius=15.0, separation_falloff="soft",
+                      fov_degrees=360.0)  # fmt: skip
+    world = f"plain-path-crowd-{width}"
+    flock = install(FlockConfig(width=width, height=height, seed=5, boundary="wrap"),
+                    [species], world=world)  # fmt: skip
+    try:
+        flock.scatter("fish", fish)
+        for _ in range(5):
+            flock.step()
+        cells = flock.step_state.cells
+        plain, _, worst, _, _ = measure(flock)
+    finally:
+        esper.delete_world(world)
+    radius = species.perception_radius
+    assert radius / 2 <= min(cells.size_x, cells.size_y) < radius, (cells.size_x, cells.size_y)
+    reach = plain_species(cells, flock.species.params, flock.species.relations)[0]
+    assert reach == 2
+    assert (small_torus(cells, reach) != (0.0, 0.0)) == small, (cells.nx, cells.ny)
+    assert plain > 0.9 * fish, f"only {plain} of {fish} fish took the fast path"
+    assert worst < 1e-9, worst
+
+
+def test_half_width_cells_give_the_same_accelerations(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same crowd's step sorted into cells of the radius and of half of it: every boid
+    # sees the same boids, and its acceleration differs in the last bits only (the order of
+    # its sums).
+    species = Species("fish", perception_radius=60.0, separation_radius=15.0)
+    world = "plain-path-both-grids"
+    flock = install(FlockConfig(width=600, height=480, seed=6, boundary="wrap"), [species],
+                    world=world)  # fmt: skip
+    try:
+        flock.scatter("fish", 3500)
+        flock.step()
+        accelerations, widths = [], []
+        for halve in (False, True):
+            monkeypatch.setattr(neighbours, "crowded", lambda _starts, halve=halve: halve)
+            step = flock.step_state
+            step.cells = neighbours.sorted_cells(flock, one_call=False)
+            with flock.in_world():
+                stage = esper.get_processor(SteeringSystem)
+                assert isinstance(stage, SteeringSystem)
+                stage.run(step)
+            accelerations.append(flock.store.accelerations.copy())
+            widths.append(step.cells.size_x)
+    finally:
+        esper.delete_world(world)
+    assert widths[1] < widths[0], widths
+    full, half = accelerations
+    assert np.abs(half - full).max() <= 1e-9 * np.abs(full).max()

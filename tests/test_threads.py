@@ -269,9 +269,13 @@ def test_numbas_threads_need_its_openmp_layer(monkeypatch: pytest.MonkeyPatch) -
         native_threads.cache_clear()
 
 
-def flock_state(world: str, steps: int, count: int, always: bool) -> np.ndarray:
+def flock_state(
+    world: str, steps: int, count: int, always: bool, crowd: bool = False
+) -> np.ndarray:
     """Positions and velocities of 1,200 fish (a rock, a leader) after `steps` steps on
-    `count` threads, on numba's threads at every stage that has a driver if `always`."""
+    `count` threads, on numba's threads at every stage that has a driver if `always`;
+    `crowd`: the fish packed in a disc, ~45 to a cell of their radius, which the grid
+    halves (`neighbours.kernel.crowded`)."""
     before = threads()
     set_threads(count)
     try:
@@ -279,13 +283,16 @@ def flock_state(world: str, steps: int, count: int, always: bool) -> np.ndarray:
         with flock.in_world():
             esper.create_entity(Obstacle(Circle(450, 350, 60)))
             esper.create_entity(Position(800, 350), Velocity(0, 0), Leader())
-        flock.scatter("fish", 1200)
+        centre, radius = ((220.0, 350.0), 140.0) if crowd else (None, None)
+        flock.scatter("fish", 1200, centre, radius)
         for _ in range(steps):
             if always:
                 with native_always():
                     flock.step()
             else:
                 flock.step()
+            if crowd:
+                assert flock.step_state.cells.size_x < Species("fish").perception_radius
         return np.hstack([flock.positions, flock.velocities])
     finally:
         set_threads(before)
@@ -293,9 +300,10 @@ def flock_state(world: str, steps: int, count: int, always: bool) -> np.ndarray:
 
 
 @pytest.mark.skipif(native_threads() < 2, reason="numba's OpenMP threads are not used here")
-def test_numbas_threads_give_the_flock_of_one_thread() -> None:
-    one = flock_state("native-one", 30, 1, always=False)
-    assert np.array_equal(one, flock_state("native-two", 30, 2, always=True))
+@pytest.mark.parametrize("crowd", [False, True])
+def test_numbas_threads_give_the_flock_of_one_thread(crowd: bool) -> None:
+    one = flock_state(f"native-one-{crowd}", 30, 1, always=False, crowd=crowd)
+    assert np.array_equal(one, flock_state(f"native-two-{crowd}", 30, 2, always=True, crowd=crowd))
 
 
 def _step_in_child(queue: "multiprocessing.Queue[object]") -> None:

@@ -16,7 +16,8 @@ of `CELL_SAMPLE` of them, so that no crowd makes the work grow as the square of 
 
 Most boids search one ring (their radius is at most a cell wide): then the boids of their
 cell and the 8 round it are copied once into a short contiguous block (in the order the rings
-read them, so the result is the same), which every boid of that cell reads.
+read them, so the result is the same), which every boid of that cell reads. In a crowd the
+cells are half the radius wide (`neighbours.kernel.crowded`) and a boid searches two rings.
 
 Phases per boid: its cell's block (or rings of cells outward, cells out of reach skipped) →
 offsets to every candidate (a branch-free pass) → test those in range (relation, field of
@@ -46,6 +47,10 @@ CELL_SAMPLE = 128
 boids almost on one spot hold more."""
 BLOCK = 9 * CELL_SAMPLE
 """Room for the boids of a cell and the 8 around it (see `Seen.near_slot`)."""
+PLAIN_REACH = 2
+"""The most rings of cells round its own that the steering's fast path reads for a boid."""
+PLAIN_BLOCK = (2 * PLAIN_REACH + 1) ** 2 * CELL_SAMPLE
+"""Room for the boids of `PLAIN_REACH` rings of cells (see `Seen.plain_at`)."""
 
 
 class Cells(NamedTuple):
@@ -137,8 +142,9 @@ class Seen(NamedTuple):
     other_y: FloatArray
     other_vx: FloatArray
     other_vy: FloatArray
-    # On a torus under 4 cells across, the block's copies (plain_x, plain_y, then other_x,
-    # other_y) moved to the images nearest one boid (`plain.nearest_images`).
+    # On a torus too few cells across (`plain.small_torus`), the block's copies (plain_x,
+    # plain_y, then other_x, other_y) moved to the images nearest one boid
+    # (`plain.nearest_images`).
     image_x: FloatArray
     image_y: FloatArray
 
@@ -156,13 +162,14 @@ def no_cells() -> Cells:
 def buffers(length: int) -> Seen:
     """Empty `Seen` buffers for lists of up to `length` neighbours (one set per thread, and
     per `Cells`: the block copy belongs to the cells it was read from)."""
+    block, plain = BLOCK, PLAIN_BLOCK
     return Seen(
         np.empty(length, np.int64), np.empty(length), np.empty(length), np.empty(length),
-        np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK), np.full(2, -1, np.int64),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.full(8, -1, np.int64),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
-        np.empty(BLOCK), np.empty(BLOCK, np.int64), np.empty(BLOCK), np.empty(BLOCK),
-        np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK), np.empty(BLOCK),
+        np.empty(block, np.int64), np.empty(block), np.empty(block), np.full(2, -1, np.int64),
+        np.empty(plain), np.empty(plain), np.empty(block), np.full(8, -1, np.int64),
+        np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain),
+        np.empty(plain), np.empty(plain, np.int64), np.empty(plain), np.empty(plain),
+        np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain),
     )  # fmt: skip
 
 

@@ -134,7 +134,7 @@ def steer(
     cells = Cells(*record)
     origin = (origin_x, origin_y)
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
-    fast = plain_species(cells, params, relations)
+    reach = plain_species(cells, params, relations)
     # Every array is read out of its tuple once, here: read in the loop (or handed to an
     # inlined function, with its tuple or alone), each counts a reference up and down, an
     # atomic operation (measured: over half of this loop's time at 10,000 boids).
@@ -150,17 +150,18 @@ def steer(
     reached, leads = out.off_x, out.off_y  # the general path's scratch, free between calls
     image_x, image_y = out.image_x, out.image_y
     world = (cells.width, cells.height, cells.wrap)
-    torus = small_torus(cells)
-    reimage = torus[0] != 0.0 or torus[1] != 0.0
+    torus, reimage = (0.0, 0.0), False
     for i in range(first, last):
         s = species[i]
         plain, sums, heard, threat = False, NO_SUMS, NO_ALARM, NO_THREAT
-        if fast[s]:  # the fast path (`plain.py`)
+        if reach[s]:  # the fast path (`plain.py`)
             if at[0] != cell[i] or at[6] != s:
-                copy_block(cell[i], s, cells, alarm_age, relations, out)
+                copy_block(cell[i], s, reach[s], cells, alarm_age, relations, out)
+                torus = small_torus(cells, reach[s])
+                reimage = torus[0] != 0.0 or torus[1] != 0.0
             if block_ready(s, at, params):
                 near_x, near_y, far_x, far_y = block_x, block_y, other_x, other_y
-                if reimage:  # a torus under 4 cells across: the images nearest boid i
+                if reimage:  # a torus too few cells across: the images nearest boid i
                     m = at[1]
                     near_x, near_y = nearest_images(
                         m, block_x, block_y, xs[i], ys[i], torus, image_x, image_y

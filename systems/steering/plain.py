@@ -1,28 +1,32 @@
 """The steering's fast path: the sums of a plain boid's flockmates, read straight off a
-copy of the boids of its cell and the 8 round it.
+copy of the boids of its cell and the 8 round it (the 24 round it in a crowd's cells of half
+the radius).
 
-Most boids of most flocks are plain: their search stays within their cell and the 8 round
-it, they flock with their own species and every other species there is one they avoid, flee
-or ignore (a predator passing through a school: not one they chase or flock with), no cap
-can bite (those cells hold no more boids than the cap, or no cap is set and the boid sees no
-more than `NEIGHBOUR_LIMIT`), no two stand on one spot, and they steer in the `reynolds` or
-`accumulate` style. A crowded cell (over `vision.CELL_SAMPLE` boids) is read by the same
-evenly spaced sample as the general path reads it (a far-seeing preset's 120-400 px cells
-of a dense school). Alarmed flockmates are allowed: where the block holds one, the loop
-also gathers the alarm that reaches the boid, as the general path would; the few boids of
-other species are copied apart, and a second loop (`plain_others`) adds the pushes of those
-it avoids and its flight from the predators it senses. For plain boids the general path
-(`vision.seen` writes the neighbours it sees into a list; the steering reads the list back
-and sorts each by relation) does work that cannot change the result. This loop instead
-tests every boid of the block (copied once per cell and species, `copy_block`) and adds up
-those seen at once, with no branch: the compiler runs it on several candidates at a time
-(SIMD). It sums in another order than the general path (`fastmath` reassociation), so a
-plain boid's sums can differ from the general path's in the last bits; the result is still
-the same for any thread count, since a boid's path and sums depend only on the step's state.
+Most boids of most flocks are plain: their search stays within their cell and the 8 round it
+(in a crowd, `neighbours.kernel.crowded`, cells are half the radius wide and the search
+stays within the 24 round it), they flock with their own species and every other species
+there is one they avoid, flee or ignore (a predator passing through a school: not one they
+chase or flock with), no cap can bite (those cells hold no more boids than the cap, or no
+cap is set and the boid sees no more than `NEIGHBOUR_LIMIT`), no two stand on one spot, and
+they steer in the `reynolds` or `accumulate` style. A crowded cell (over
+`vision.CELL_SAMPLE` boids) is read by the same evenly spaced sample as the general path
+reads it (a far-seeing preset's 120-400 px cells of a dense school). Alarmed flockmates are
+allowed: where the block holds one, the loop also gathers the alarm that reaches the boid,
+as the general path would; the few boids of other species are copied apart, and a second
+loop (`plain_others`) adds the pushes of those it avoids and its flight from the predators
+it senses. For plain boids the general path (`vision.seen` writes the neighbours it sees
+into a list; the steering reads the list back and sorts each by relation) does work that
+cannot change the result. This loop instead tests every boid of the block (copied once per
+cell and species, `copy_block`) and adds up those seen at once, with no branch: the compiler
+runs it on several candidates at a time (SIMD). It sums in another order than the general
+path (`fastmath` reassociation), so a plain boid's sums can differ from the general path's
+in the last bits; the result is still the same for any thread count, since a boid's path and
+sums depend only on the step's state.
 
-On a torus under 4 cells across (a far-seeing preset in a small world: the mill's 400 px
-in the open water, 4 × 2 cells), the ring of cells holds that axis whole, and each boid
-reads the block's copies moved to the images nearest itself (`nearest_images`).
+On a torus too few cells across for the block (`small_torus`: a far-seeing preset in a
+small world, the mill's 400 px in the open water, 4 × 2 cells), the rings of cells hold that
+axis whole, and each boid reads the block's copies moved to the images nearest itself
+(`nearest_images`).
 
 The steering's boid loop runs the steps one by one (`plain_species` once a step,
 `copy_block` once a cell and species, `block_ready`, `plain_boid` and, where the block
@@ -60,8 +64,15 @@ from shoal.systems.core.species_table import (
     STYLE_ACCUMULATE,
     STYLE_REYNOLDS,
 )
-from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.core.vision import Cells, Seen, heading, ring_offsets, sample_stride
+from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.core.vision import (
+    PLAIN_REACH,
+    Cells,
+    Seen,
+    heading,
+    ring_offsets,
+    sample_stride,
+)
 from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR, push
 from shoal.systems.steering.threat import flight
 
@@ -194,34 +205,39 @@ def loudest_alarm(m: int, reached: FloatArray, leads: FloatArray) -> tuple[float
 
 
 @numba.njit(cache=True, nogil=True)
-def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> BoolArray:
-    """For each species, whether its boids may take the fast path in these cells, as far as
-    the species alone decides: it flocks with itself in the `reynolds` or `accumulate`
-    style, and its search stays within one ring of cells (on a torus, the ring's cells must
-    be the nearest images: 4 cells across at least, so that an offset within the ring is
-    at most half the world; a torus fewer cells across is held whole by the ring along
-    that axis, and `nearest_images` moves the copies to each boid's nearest images)."""
+def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> IntArray:
+    """For each species, how many rings of cells round a boid's own its fast path reads
+    (1 or 2; 0: the species takes the general path), as far as the species alone decides:
+    it flocks with itself in the `reynolds` or `accumulate` style, and its search stays
+    within `PLAIN_REACH` rings of cells (the fewest that hold its perception radius; on a
+    torus an axis with too few cells for the block's copies to be the nearest images is
+    held whole, and `nearest_images` moves the copies to each boid's: `small_torus`)."""
     count = params.shape[0]
-    fast = np.zeros(count, np.bool_)
+    reach = np.zeros(count, np.int64)
     for s in range(count):
         style = int(params[s, P_STYLE])
+        if relations[s, s] != RELATION_FLOCK or style not in (STYLE_REYNOLDS, STYLE_ACCUMULATE):
+            continue
         perception = params[s, P_PERCEPTION]
-        fast[s] = (
-            relations[s, s] == RELATION_FLOCK
-            and style in (STYLE_REYNOLDS, STYLE_ACCUMULATE)
-            and (perception <= cells.size_x or cells.nx == 1)
-            and (perception <= cells.size_y or cells.ny == 1)
-        )
-    return fast
+        for rings in range(1, PLAIN_REACH + 1):
+            if (perception <= rings * cells.size_x or cells.nx == 1) and (
+                perception <= rings * cells.size_y or cells.ny == 1
+            ):
+                reach[s] = rings
+                break
+    return reach
 
 
 @numba.njit(cache=True, nogil=True)
-def small_torus(cells: Cells) -> tuple[float, float]:
-    """The world's width and height along each axis of a torus under 4 cells across (0 along
-    the others): there the ring of cells holds the whole axis, and the copies of a block,
-    the images nearest its middle cell, need not be those nearest each boid."""
-    width = cells.width if cells.wrap and cells.nx < 4 else 0.0
-    height = cells.height if cells.wrap and cells.ny < 4 else 0.0
+def small_torus(cells: Cells, reach: int) -> tuple[float, float]:
+    """The world's width and height along each axis of a torus too few cells across for a
+    block of `reach` rings round a cell (under 2 × reach + 2: a boid's offset to a copy
+    may be over half the world), 0 along the others: there the rings hold the whole axis,
+    and the copies of a block, the images nearest its middle cell, need not be those
+    nearest each boid."""
+    least = 2 * reach + 2
+    width = cells.width if cells.wrap and cells.nx < least else 0.0
+    height = cells.height if cells.wrap and cells.ny < least else 0.0
     return width, height
 
 
@@ -397,15 +413,16 @@ def plain_gather(
     `copy_block`, `block_ready`, `plain_boid`, `plain_others`) with the arrays read out
     once. `alarm_age` is in row order (`FlockStore`)."""
     s, c = cells.species[i], cells.cell[i]
-    if not plain_species(cells, params, relations)[s]:
+    reach = plain_species(cells, params, relations)[s]
+    if not reach:
         return False, NO_SUMS, NO_ALARM, NO_THREAT
     at = out.plain_at
     if at[0] != c or at[6] != s:
-        copy_block(c, s, cells, alarm_age, relations, out)
+        copy_block(c, s, reach, cells, alarm_age, relations, out)
     if not block_ready(s, at, params):
         return False, NO_SUMS, NO_ALARM, NO_THREAT
     x, y, vx, vy = cells.x[i], cells.y[i], cells.vx[i], cells.vy[i]
-    torus = small_torus(cells)
+    torus = small_torus(cells, reach)
     m, others = at[1], at[7]
     block_x, block_y = nearest_images(
         m, out.plain_x, out.plain_y, x, y, torus, out.image_x, out.image_y
@@ -428,7 +445,7 @@ def plain_gather(
 
 @njit_no_refcount(cache=True, nogil=True)
 def copy_block(
-    c: int, s: int, cells: Cells, alarm_age: FloatArray, relations: IntArray, out: Seen
+    c: int, s: int, reach: int, cells: Cells, alarm_age: FloatArray, relations: IntArray, out: Seen
 ) -> None:
     """Fill `out.plain_*` for the boids of species s in cell c: whether the fast path may
     read the block (every other species in it is one that s avoids, flees or ignores), how
@@ -437,9 +454,10 @@ def copy_block(
     if it may, the positions, velocities and alarms of its boids of species s and (in
     `out.other_*`) the relations, positions and velocities of the others (those s ignores
     are left out). A cell more crowded than `CELL_SAMPLE` is copied by the evenly spaced
-    sample that `seen` reads of it. The block is copied a column of 3 cells (contiguous
-    slots) at a time; a column or row across a torus's edge is moved by the world's width
-    or height, so that every position is the image nearest cell c."""
+    sample that `seen` reads of it. The block (`reach` rings of cells round cell c) is
+    copied a column of cells (contiguous slots) at a time; a column or row across a
+    torus's edge is moved by the world's width or height, so that every position is the
+    image nearest cell c."""
     # Every array is read out of its tuple once, here, before the loops: compiled with
     # reference counting (as it was), each read inside them counted a reference up and down
     # for each boid copied; compiled without (core/refcount.py), the loops stay as lean.
@@ -455,8 +473,8 @@ def copy_block(
         out.other_relation, out.other_x, out.other_y, out.other_vx, out.other_vy,
     )  # fmt: skip
     cx, cy = c // ny, c % ny
-    down_x, up_x = ring_offsets(cx, 1, nx, wrap)
-    down_y, up_y = ring_offsets(cy, 1, ny, wrap)
+    down_x, up_x = ring_offsets(cx, reach, nx, wrap)
+    down_y, up_y = ring_offsets(cy, reach, ny, wrap)
     at = out.plain_at
     at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7] = c, 0, 0, 0, 0, 1, s, 0
     alarmed = False
