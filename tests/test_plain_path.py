@@ -11,7 +11,7 @@ import pytest
 
 from shoal.components import Species
 from shoal.systems import Flock, FlockConfig, install
-from shoal.systems.core.species_table import P_MAX_NEIGHBOURS
+from shoal.systems.core.species_table import P_MAX_NEIGHBOURS, SpeciesTable
 from shoal.systems.core.vision import CELL_SAMPLE, Cells, Seen, buffers
 from shoal.systems.neighbours import system as neighbours
 from shoal.systems.steering.kernel import _rule_terms, plain_terms_of
@@ -57,15 +57,37 @@ def worst_difference(
     return plain, alarmed, worst, mixed, fled
 
 
-def measure(flock: Flock) -> tuple[int, int, float, int, int]:
+Figures = tuple[int, int, float, int, int]
+"""`worst_difference`'s figures."""
+
+
+def measure(flock: Flock) -> Figures:
     """`worst_difference` on the flock's last step."""
     state, store, table = flock.step_state, flock.store, flock.species
     out = buffers(max(1, int(table.params[:, P_MAX_NEIGHBOURS].max())))
-    result: tuple[int, int, float, int, int] = worst_difference(
+    result: Figures = worst_difference(
         state.cells, store.cooldown, store.alarm_age, store.burst, table.params,
         table.relations, state.dt, flock.config.origin, out,
     )  # fmt: skip
     return result
+
+
+def stepped(
+    species: Species, size: tuple[int, int], seed: int, fish: int, steps: int,
+    boundary: str = "wrap",
+) -> tuple[Cells, SpeciesTable, Figures]:  # fmt: skip
+    """`fish` of `species` scattered in a world of `size`, after `steps` steps: the last
+    step's cells, the species table and `measure`'s figures."""
+    world = f"plain-path-{size[0]}x{size[1]}-{fish}-{boundary}-{seed}-{species.steering}"
+    flock = install(FlockConfig(width=size[0], height=size[1], seed=seed, boundary=boundary),
+                    [species], world=world)  # fmt: skip
+    try:
+        flock.scatter("fish", fish)
+        for _ in range(steps):
+            flock.step()
+        return flock.step_state.cells, flock.species, measure(flock)
+    finally:
+        esper.delete_world(world)
 
 
 CASES = [
@@ -85,16 +107,8 @@ def test_the_fast_path_gives_the_general_paths_terms(
         "fish", steering=style, separation_weight=1.0, alignment_weight=5.0,
         cohesion_weight=2.0, max_force=300.0, **extra,
     )  # fmt: skip
-    world = f"plain-path-{style}-{boundary}-{len(extra)}"
-    flock = install(FlockConfig(width=800, height=600, seed=1, boundary=boundary), [species],
-                    world=world)  # fmt: skip
-    try:
-        flock.scatter("fish", 300)
-        for _ in range(200):  # a school forms: dense cells, many flockmates each
-            flock.step()
-        plain, _, worst, _, _ = measure(flock)
-    finally:
-        esper.delete_world(world)
+    # 200 steps: a school forms, dense cells, many flockmates each.
+    _, _, (plain, _, worst, _, _) = stepped(species, (800, 600), 1, 300, 200, boundary)
     assert plain > 150, f"only {plain} of 300 boids took the fast path"
     assert worst < 1e-9, worst
     assert np.isfinite(worst)
@@ -107,18 +121,8 @@ def test_a_torus_too_few_cells_across_takes_the_fast_path(width: int, height: in
     # (The first case's 400 fish crowd its 4 × 2 cells: they get 8 × 4 of half the radius,
     # of which a boid's 5 × 5 hold the whole height.)
     species = Species("fish", perception_radius=250.0, separation_radius=20.0)
-    world = f"plain-path-small-torus-{width}"
-    flock = install(FlockConfig(width=width, height=height, seed=4, boundary="wrap"),
-                    [species], world=world)  # fmt: skip
-    try:
-        flock.scatter("fish", 400)
-        for _ in range(60):
-            flock.step()
-        cells = flock.step_state.cells
-        plain, _, worst, _, _ = measure(flock)
-    finally:
-        esper.delete_world(world)
-    reach = plain_species(cells, flock.species.params, flock.species.relations)[0]
+    cells, table, (plain, _, worst, _, _) = stepped(species, (width, height), 4, 400, 60)
+    reach = plain_species(cells, table.params, table.relations)[0]
     assert small_torus(cells, reach) != (0.0, 0.0), (cells.nx, cells.ny, reach)
     assert plain > 350, f"only {plain} of 400 boids took the fast path"
     assert worst < 1e-9, worst
@@ -128,17 +132,8 @@ def test_crowded_cells_are_read_by_the_general_paths_sample() -> None:
     # A dense school that sees far (the school preset's 120 px): its cells hold more than
     # CELL_SAMPLE fish, which both paths read by the same evenly spaced sample.
     species = Species("fish", perception_radius=120.0, separation_radius=20.0)
-    world = "plain-path-crowded"
-    flock = install(FlockConfig(width=600, height=480, seed=3, boundary="wrap"), [species],
-                    world=world)  # fmt: skip
-    try:
-        flock.scatter("fish", 2500)
-        for _ in range(30):
-            flock.step()
-        crowded = int(np.count_nonzero(np.diff(flock.step_state.cells.cell_start) > CELL_SAMPLE))
-        plain, _, worst, _, _ = measure(flock)
-    finally:
-        esper.delete_world(world)
+    cells, _, (plain, _, worst, _, _) = stepped(species, (600, 480), 3, 2500, 30)
+    crowded = int(np.count_nonzero(np.diff(cells.cell_start) > CELL_SAMPLE))
     assert crowded >= 5, f"only {crowded} crowded cells"
     assert plain > 2000, f"only {plain} of 2,500 boids took the fast path"
     assert worst < 1e-9, worst
@@ -222,20 +217,10 @@ def test_a_crowds_half_width_cells_take_the_fast_path(
     species = Species("fish", steering="accumulate", perception_radius=60.0 if not small
                       else 100.0, separation_radius=15.0, separation_falloff="soft",
                       fov_degrees=360.0)  # fmt: skip
-    world = f"plain-path-crowd-{width}"
-    flock = install(FlockConfig(width=width, height=height, seed=5, boundary="wrap"),
-                    [species], world=world)  # fmt: skip
-    try:
-        flock.scatter("fish", fish)
-        for _ in range(5):
-            flock.step()
-        cells = flock.step_state.cells
-        plain, _, worst, _, _ = measure(flock)
-    finally:
-        esper.delete_world(world)
+    cells, table, (plain, _, worst, _, _) = stepped(species, (width, height), 5, fish, 5)
     radius = species.perception_radius
     assert radius / 2 <= min(cells.size_x, cells.size_y) < radius, (cells.size_x, cells.size_y)
-    reach = plain_species(cells, flock.species.params, flock.species.relations)[0]
+    reach = plain_species(cells, table.params, table.relations)[0]
     assert reach == 2
     assert (small_torus(cells, reach) != (0.0, 0.0)) == small, (cells.nx, cells.ny)
     assert plain > 0.9 * fish, f"only {plain} of {fish} fish took the fast path"
