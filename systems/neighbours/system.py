@@ -41,6 +41,8 @@ def sorted_cells(flock: Flock, one_call: bool) -> Cells:
     frame = grid_frame(store.positions, radius, *where)
     if one_call:
         order, cell_start, slots, crowd = _copy_in_one_call(store, frame)
+        # A crowd is sorted and copied twice: cheaper, for the few small crowds, than a
+        # second compiled call in every small flock's step.
         if crowd:
             frame = grid_frame(store.positions, radius / 2, *where)
             order, cell_start, slots, _ = _copy_in_one_call(store, frame)
