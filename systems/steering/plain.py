@@ -515,8 +515,9 @@ def copy_block(
 
 @numba.njit(cache=True, nogil=True)
 def _across_edge(index: int, count: int, size: float) -> tuple[int, float]:
-    """A cell index one step outside [0, count) brought back across a torus's edge, and how
-    far its boids must move to be the images nearest the inside (0 where it is inside)."""
+    """A cell index outside [0, count), by less than `count` (the rings of `ring_offsets`,
+    one or two), brought back across a torus's edge, and how far its boids must move to be
+    the images nearest the inside (0 where it is inside)."""
     if index < 0:
         return index + count, -size
     if index >= count:
