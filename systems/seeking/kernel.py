@@ -260,6 +260,8 @@ def _nearest(
         if not concerns[k, s]:
             continue
         dx = wrap_offset(agent_pos[k, 0] - x, width, inv_w)
+        if dx * dx > best_d2:  # d² ≥ dx²: beyond the best so far (most food is far off)
+            continue
         dy = wrap_offset(agent_pos[k, 1] - y, height, inv_h)
         d2 = dx * dx + dy * dy
         if d2 <= best_d2:
