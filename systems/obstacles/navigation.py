@@ -231,7 +231,11 @@ class Navigator:
         """
         x, y = check.number("flee_slot", "x", x), check.number("flee_slot", "y", y)
         radius = check.number("flee_slot", "radius", radius, low=0.0, above=True)
-        grid = self.grid
+        return self._flee_slot(self.grid, x, y, radius)
+
+    def _flee_slot(self, grid: NavGrid, x: float, y: float, radius: float) -> int:
+        """`flee_slot` on good numbers (checked, or a stage's own), with the grid already
+        read (a stage reads it once a step: each read checks the world's obstacles)."""
         cx, cy = grid.cell_of(x, y)
         key = ("flee", cy * grid.nx + cx, float(radius))
         entry = self._entries.get(key)
@@ -259,10 +263,15 @@ class Navigator:
         """
         targets = as_points("seek_slots", "targets", targets)
         limits = as_limits("seek_slots", "limits", limits, len(targets))
-        slots = np.full(len(targets), -1, np.int64)
         grid = self.grid
         if not self.enabled or not len(grid.field):
-            return slots
+            return np.full(len(targets), -1, np.int64)
+        return self._seek_slots(grid, targets, limits)
+
+    def _seek_slots(self, grid: NavGrid, targets: FloatArray, limits: FloatArray) -> IntArray:
+        """`seek_slots` on good arguments (checked, or a stage's own), with the grid (one
+        with obstacles) already read."""
+        slots = np.full(len(targets), -1, np.int64)
         for k, ((x, y), limit) in enumerate(zip(targets.tolist(), limits.tolist(), strict=True)):
             slots[k] = self._seek_slot(grid, x, y, limit, None, reuse=True)
         return slots
@@ -285,7 +294,8 @@ class Navigator:
     def _sample(
         self, grid: NavGrid, slots: IntArray, points: FloatArray
     ) -> tuple[IntArray, FloatArray, FloatArray]:
-        """`sample` on checked arguments, with the grid already read."""
+        """`sample` on good arguments (checked, or a stage's own), with the grid already
+        read."""
         n = len(points)
         way = np.zeros(n, np.int64)
         directions = np.zeros((n, 2))

@@ -258,16 +258,25 @@ def cast_points(
     obstacle: IntArray,
 ) -> None:
     """Per segment start → end: `first_hit` of a disc of `radius` along it."""
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     for i in range(first, last):
-        px, py = starts[i, 0], starts[i, 1]
-        dx, dy = ends[i, 0] - px, ends[i, 1] - py
-        length = math.sqrt(dx * dx + dy * dy)
-        if length == 0.0:
-            distance[i], normals[i, 0], normals[i, 1], obstacle[i] = NO_HIT, 0.0, 0.0, -1
-            continue
-        dx, dy = dx / length, dy / length
-        t, nx, ny, o = first_hit(
-            shape_f, shape_i, seg, cell_start, cell_items, grid, px, py, dx, dy, length, radius
+        t, nx, ny, o = segment_hit(
+            geometry, starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1], radius
         )
         distance[i], normals[i, 0], normals[i, 1], obstacle[i] = t, nx, ny, o
+
+
+@njit_no_refcount(cache=True)
+def segment_hit(
+    geometry: Geometry, px: float, py: float, ex: float, ey: float, radius: float
+) -> tuple[float, float, float, int]:
+    """`first_hit` of a disc of `radius` moving from (px, py) to (ex, ey); none for a
+    segment of length 0."""
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    dx, dy = ex - px, ey - py
+    length = math.sqrt(dx * dx + dy * dy)
+    if length == 0.0:
+        return NO_HIT, 0.0, 0.0, -1
+    dx, dy = dx / length, dy / length
+    return first_hit(
+        shape_f, shape_i, seg, cell_start, cell_items, grid, px, py, dx, dy, length, radius
+    )

@@ -24,6 +24,7 @@ from shoal.systems.core.species_table import (
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.obstacles.nav_grid import NavGrid
 from shoal.systems.obstacles.navigation import Navigator, navigator
 from shoal.systems.seeking.current import add_current
 from shoal.systems.seeking.kernel import Agents, seek_agents, seek_chunks
@@ -95,10 +96,12 @@ class SeekingSystem(FlockProcessor):
             return
         self._drift_wander(step.dt)
         nav = navigator(flock)
-        slots = self._field_slots(nav)  # before reading the pool: building may grow it
-        pool = nav.pool if nav.active else np.zeros((0, 1, 1, 4), np.float32)
-        grid = nav.grid
-        cell = (grid.cell_w, grid.cell_h, *grid.origin) if nav.active else (1.0, 1.0, 0.0, 0.0)
+        grid = nav.grid  # read once: each read checks the world's obstacles
+        active = nav.enabled and len(grid.field) > 0  # `nav.active`
+        slots = self._field_slots(nav, grid if active else None)
+        # The pool after the fields: building one may grow it.
+        pool = nav.pool if active else np.zeros((0, 1, 1, 4), np.float32)
+        cell = (grid.cell_w, grid.cell_h, *grid.origin) if active else (1.0, 1.0, 0.0, 0.0)
         agents = [
             _agents(kind, slots)
             for kind, slots in zip(
@@ -121,15 +124,16 @@ class SeekingSystem(FlockProcessor):
                 self.prey.positions, self.prey.velocities, self.prey.concerns, store.accelerations,
             )  # fmt: skip
 
-    def _field_slots(self, nav: Navigator) -> list[IntArray]:
-        """Each agent's field slot (-1: none) for leaders, food, attractors and predators.
+    def _field_slots(self, nav: Navigator, grid: NavGrid | None) -> list[IntArray]:
+        """Each agent's field slot (-1: none) for leaders, food, attractors and predators
+        (`grid`: the navigator's this step; None where it is not `active`).
 
         A leader's field covers the whole world (followers far away come back round the
         obstacles); food and an attractor's reach twice as far as they can be sensed.
         """
         none = [np.full(len(kind), -1, np.int64) for kind in (self.leaders, self.food,
                 self.attractors, self.predators)]  # fmt: skip
-        if not nav.active:
+        if grid is None:
             return none
         params, present = self.flock.species.params, self._present()
         leads = self._wanted(self.leaders, P_LEADER_WEIGHT, present)
@@ -137,9 +141,9 @@ class SeekingSystem(FlockProcessor):
         draws = self._wanted(self.attractors, P_FOOD_WEIGHT, present)
         sense = 2.0 * float(params[present, P_FOOD_RANGE].max()) if present.any() else 0.0
         return [
-            self._slots(nav, self.leaders, leads, np.full(len(self.leaders), math.inf)),
-            self._slots(nav, self.food, feeds, np.full(len(self.food), sense)),
-            self._slots(nav, self.attractors, draws, 2.0 * self.attractors.radius),
+            self._slots(nav, grid, self.leaders, leads, np.full(len(self.leaders), math.inf)),
+            self._slots(nav, grid, self.food, feeds, np.full(len(self.food), sense)),
+            self._slots(nav, grid, self.attractors, draws, 2.0 * self.attractors.radius),
             none[3],
         ]
 
@@ -155,12 +159,13 @@ class SeekingSystem(FlockProcessor):
         return np.asarray(kind.concerns[:, : len(active)] @ active, bool)
 
     @staticmethod
-    def _slots(nav: Navigator, kind: AgentArrays, wanted: BoolArray, limits: FloatArray
-               ) -> IntArray:  # fmt: skip
+    def _slots(
+        nav: Navigator, grid: NavGrid, kind: AgentArrays, wanted: BoolArray, limits: FloatArray
+    ) -> IntArray:
         slots = np.full(len(kind), -1, np.int64)
         wanted = wanted & (limits > 0.0)  # sensed from nowhere (a range of 0): no field
         if wanted.any():
-            slots[wanted] = nav.seek_slots(kind.positions[wanted], limits[wanted])
+            slots[wanted] = nav._seek_slots(grid, kind.positions[wanted], limits[wanted])
         return slots
 
     def _any_agents(self) -> bool:
