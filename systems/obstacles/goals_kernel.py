@@ -65,7 +65,7 @@ def blocked_flights(
         return rows, rows, np.zeros((0, 2))
     threats, fears = _threats(positions, species, feared, predators, predator_fears)
     nearest = np.empty(len(rows), np.int64)
-    count = 0
+    count = 0  # the rows found are written over `rows` (at or before the one read)
     for i in rows:
         s = species[i]
         px, py = positions[i, 0], positions[i, 1]
