@@ -65,6 +65,16 @@ def entities_with(component_type: type[Any]) -> set[int] | frozenset[int]:
     return components.get(component_type, _NO_ENTITIES)
 
 
+def any_entities_with(component_types: frozenset[type[Any]]) -> bool:
+    """Whether some entity of the current world has one of `component_types`.
+
+    One set operation on the keys of `esper._components` (esper drops a type's set with its
+    last entity): the stages ask it each step for the kinds of agent, where a call of
+    `entities_with` for each kind cost ~0.1 µs more apiece.
+    """
+    return not component_types.isdisjoint(esper._components)
+
+
 def processors() -> list[Any]:
     """The processors of the current world, in the order esper runs them (a copy).
 

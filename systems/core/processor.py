@@ -45,7 +45,8 @@ class FlockProcessor(esper.Processor):
         step = flock.step_state
         if self._ran >= step.number:
             step = flock._begin_step(self.step_length(args))  # dt checked there
-        elif args and check.is_number(args[0]) and args[0] != step.dt:
+        elif args and args[0] is not step.dt and check.is_number(args[0]) and args[0] != step.dt:
+            # (`is`: esper hands every stage the number the first one began the step with)
             self._refuse_other_dt(args, step)
         self._ran = step.number
         self._run_current(step)

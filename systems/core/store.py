@@ -1,5 +1,6 @@
 """FlockStore: the boids' numbers as a struct of arrays, one dense row per boid."""
 
+import operator
 from typing import TypeVar
 
 import numpy as np
@@ -26,6 +27,12 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type[np.generic], float]] = {
     "wander": ((), np.float64, 0.0),  # angle of its wander target off its heading (rad)
     "wander_drift": ((), np.float64, 0.0),  # how fast that angle drifts (rad/s)
 }
+
+
+def _column(name: str, doc: str) -> property:
+    """A read-only property of `FlockStore`: the live view of column `name`, read by a C
+    getter (`operator.attrgetter`) from the attribute `_refresh_views` sets."""
+    return property(operator.attrgetter(f"_live_{name}"), doc=doc)
 
 
 _DENSE_SPAN = 8
@@ -69,80 +76,57 @@ class FlockStore:
     def __contains__(self, entity: object) -> bool:
         return entity in self._row_of
 
-    def _floats(self, name: str) -> FloatArray:
-        column: FloatArray = self._views[name]  # type: ignore[assignment]
-        return column
-
-    def _ints(self, name: str) -> IntArray:
-        column: IntArray = self._views[name]  # type: ignore[assignment]
-        return column
-
     def _refresh_views(self) -> None:
         """Slice each column to the live rows once per add or remove, not at every read: the
-        stages read some 25 columns a step (a slice costs ~0.3 µs, a lookup ~0.1)."""
+        stages read some 30 columns a step (a slice costs ~0.3 µs)."""
         self._views = {name: column[: self._n] for name, column in self._columns.items()}
+        for name, view in self._views.items():
+            setattr(self, f"_live_{name}", view)  # what the columns' properties read
 
-    @property
-    def positions(self) -> FloatArray:
-        """Live (n, 2) view of the positions."""
-        return self._floats("position")
-
-    @property
-    def velocities(self) -> FloatArray:
-        """Live (n, 2) view of the velocities."""
-        return self._floats("velocity")
-
-    @property
-    def accelerations(self) -> FloatArray:
-        """Live (n, 2) view of this step's steering accelerations."""
-        return self._floats("acceleration")
-
-    @property
-    def kept(self) -> FloatArray:
-        """Live (n, 2) view: the acceleration each boid of a species that keeps it
-        (`ACCELERATIONS`) moved under last step, which this step's steering adds to."""
-        return self._floats("kept")
-
-    @property
-    def species(self) -> IntArray:
-        """Live (n,) view of the species index of each row."""
-        return self._ints("species")
-
-    @property
-    def entities(self) -> IntArray:
-        """Live (n,) view of the entity of each row."""
-        return self._ints("entity")
-
-    @property
-    def alarm(self) -> FloatArray:
-        """Live (n,) alarm level: 1 flees a predator it sees, less is alarm spread by others."""
-        return self._floats("alarm")
-
-    @property
-    def alarm_age(self) -> FloatArray:
-        """Live (n,) seconds since each boid's alarm level last rose: its alarm has spread
-        alarm_speed × this far from it."""
-        return self._floats("alarm_age")
-
-    @property
-    def burst(self) -> FloatArray:
-        """Live (n,) burst state: > 0 seconds of burst left, < 0 spent (until calm), 0 none."""
-        return self._floats("burst")
-
-    @property
-    def cooldown(self) -> FloatArray:
-        """Live (n,) seconds until each boid may eat or catch again."""
-        return self._floats("cooldown")
-
-    @property
-    def wander(self) -> FloatArray:
-        """Live (n,) wander angle of each boid (radians off its heading)."""
-        return self._floats("wander")
-
-    @property
-    def wander_drift(self) -> FloatArray:
-        """Live (n,) rate at which each boid's wander angle drifts (rad/s)."""
-        return self._floats("wander_drift")
+    # Each column is a property whose getter is C (`_column`): a property in Python cost a
+    # call, ~0.1 µs a read within a step: 2.3 µs of a 100-boid step's 65 (measured in turn).
+    positions: FloatArray = _column(  # type: ignore[assignment]
+        "position", "Live (n, 2) view of the positions."
+    )
+    velocities: FloatArray = _column(  # type: ignore[assignment]
+        "velocity", "Live (n, 2) view of the velocities."
+    )
+    accelerations: FloatArray = _column(  # type: ignore[assignment]
+        "acceleration", "Live (n, 2) view of this step's steering accelerations."
+    )
+    kept: FloatArray = _column(  # type: ignore[assignment]
+        "kept",
+        "Live (n, 2) view: the acceleration each boid of a species that keeps it "
+        "(`ACCELERATIONS`) moved under last step, which this step's steering adds to.",
+    )
+    species: IntArray = _column(  # type: ignore[assignment]
+        "species", "Live (n,) view of the species index of each row."
+    )
+    entities: IntArray = _column(  # type: ignore[assignment]
+        "entity", "Live (n,) view of the entity of each row."
+    )
+    alarm: FloatArray = _column(  # type: ignore[assignment]
+        "alarm",
+        "Live (n,) alarm level: 1 flees a predator it sees, less is alarm spread by others.",
+    )
+    alarm_age: FloatArray = _column(  # type: ignore[assignment]
+        "alarm_age",
+        "Live (n,) seconds since each boid's alarm level last rose: its alarm has spread "
+        "alarm_speed × this far from it.",
+    )
+    burst: FloatArray = _column(  # type: ignore[assignment]
+        "burst",
+        "Live (n,) burst state: > 0 seconds of burst left, < 0 spent (until calm), 0 none.",
+    )
+    cooldown: FloatArray = _column(  # type: ignore[assignment]
+        "cooldown", "Live (n,) seconds until each boid may eat or catch again."
+    )
+    wander: FloatArray = _column(  # type: ignore[assignment]
+        "wander", "Live (n,) wander angle of each boid (radians off its heading)."
+    )
+    wander_drift: FloatArray = _column(  # type: ignore[assignment]
+        "wander_drift", "Live (n,) rate at which each boid's wander angle drifts (rad/s)."
+    )
 
     def row(self, entity: int) -> int:
         """The row of `entity`; KeyError if it is not in the store."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from shoal.components import Attractor, Food, Leader, Predator, Prey
 from shoal.systems.core.agents import AgentArrays, gather
-from shoal.systems.core.ecs import entities_with
+from shoal.systems.core.ecs import any_entities_with, entities_with
 from shoal.systems.core.events import LEADER_LOST
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import (
@@ -66,7 +66,7 @@ class SeekingSystem(FlockProcessor):
         flock = self.flock
         table, store = flock.species, flock.store
         self._report_lost_leaders()
-        present = any(entities_with(kind) for kind in _KINDS)
+        present = any_entities_with(_KINDS)
         if present:
             self.leaders = gather(Leader, table)
             self.food = gather(Food, table)
@@ -203,7 +203,7 @@ class SeekingSystem(FlockProcessor):
         self._leaders_seen = set(alive)
 
 
-_KINDS = (Leader, Food, Attractor, Predator, Prey)
+_KINDS: frozenset[type[Any]] = frozenset((Leader, Food, Attractor, Predator, Prey))
 
 
 def _agents(kind: AgentArrays, slots: IntArray) -> Agents:
