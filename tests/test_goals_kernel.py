@@ -28,6 +28,14 @@ def obstacles(rng: np.random.Generator) -> ObstacleField:
     return compile_field(shapes)
 
 
+def scene(seed: int) -> tuple[np.random.Generator, ObstacleField, np.ndarray]:
+    """A generator seeded `seed`, the obstacles it made and 600 boids' positions."""
+    rng = np.random.default_rng(seed)
+    field = obstacles(rng)
+    positions = np.column_stack((rng.uniform(0, WIDTH, 600), rng.uniform(0, HEIGHT, 600)))
+    return rng, field, positions
+
+
 def short_way(offsets: np.ndarray, wrap: bool) -> np.ndarray:
     if not wrap:
         return offsets
@@ -80,10 +88,8 @@ def species_params() -> np.ndarray:
 @pytest.mark.parametrize("wrap", [False, True])
 @pytest.mark.parametrize("seed", range(4))
 def test_the_same_blocked_chases(seed: int, wrap: bool) -> None:
-    rng = np.random.default_rng(seed)
-    field = obstacles(rng)
-    n = 600
-    positions = np.column_stack((rng.uniform(0, WIDTH, n), rng.uniform(0, HEIGHT, n)))
+    rng, field, positions = scene(seed)
+    n = len(positions)
     targets = np.where(rng.random(n) < 0.3, rng.integers(0, n, n), -1)
     rows, prey = blocked_chases(targets, positions, (wrap, WIDTH, HEIGHT), field.geometry)
     expected_rows, expected_prey = numpy_chases(targets, positions, wrap, field)
@@ -96,10 +102,8 @@ def test_the_same_blocked_chases(seed: int, wrap: bool) -> None:
 @pytest.mark.parametrize("wrap", [False, True])
 @pytest.mark.parametrize("seed", range(4))
 def test_the_same_blocked_flights(seed: int, wrap: bool) -> None:
-    rng = np.random.default_rng(seed)
-    field = obstacles(rng)
-    n = 600
-    positions = np.column_stack((rng.uniform(0, WIDTH, n), rng.uniform(0, HEIGHT, n)))
+    rng, field, positions = scene(seed)
+    n = len(positions)
     species = rng.integers(0, 3, n)
     species[:4] = 2  # four sharks at least
     params = species_params()
