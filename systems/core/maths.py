@@ -78,6 +78,10 @@ def turn_towards(heading: float, target: float, limit: float) -> float:
 
 
 # --- distances on a torus and cell ranges (grid searches) -----------------------------
+World = tuple[bool, float, float]
+"""A world as the kernels take it: whether it wraps (a torus), its width and height."""
+
+
 @numba.njit(cache=True)
 def wrap_offset(delta: float, size: float, inv_size: float) -> float:
     """Minimal-image offset on a torus of `size`; `inv_size` = 1/size, or 0 for no wrap.

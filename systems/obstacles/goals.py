@@ -17,6 +17,7 @@ import numpy as np
 
 from shoal.components import Predator
 from shoal.systems.core.agents import gather
+from shoal.systems.core.maths import World
 from shoal.systems.core.species_table import (
     P_CHASE_WEIGHT,
     P_FEAR_RADIUS,
@@ -28,7 +29,7 @@ from shoal.systems.core.species_table import (
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.obstacles.flow_kernel import WAY_AROUND
-from shoal.systems.obstacles.goals_kernel import Torus, blocked_chases, blocked_flights
+from shoal.systems.obstacles.goals_kernel import blocked_chases, blocked_flights
 from shoal.systems.obstacles.nav_grid import NavGrid
 from shoal.systems.obstacles.navigation import Navigator
 
@@ -55,7 +56,7 @@ def reaim_goals(nav: Navigator, step: Step, margin: float) -> None:
 def _reaim_chase(nav: Navigator, grid: NavGrid, step: Step) -> None:
     flock = nav.flock
     store, params = flock.store, flock.species.params
-    rows, prey = blocked_chases(step.targets, store.positions, _torus(nav), grid.field.geometry)
+    rows, prey = blocked_chases(step.targets, store.positions, _world(nav), grid.field.geometry)
     if not len(rows):
         return
     slots = np.full(len(rows), -1, np.int64)
@@ -78,7 +79,7 @@ def _reaim_flee(nav: Navigator, grid: NavGrid, step: Step, margin: float) -> Non
         predators = gather(Predator, table)
     rows, nearest, threats = blocked_flights(
         goals, store.positions, store.species, params, feared, predators.positions,
-        np.ascontiguousarray(predators.concerns), margin, _torus(nav), grid.field.geometry,
+        np.ascontiguousarray(predators.concerns), margin, _world(nav), grid.field.geometry,
     )  # fmt: skip
     if not len(rows):
         return
@@ -109,7 +110,7 @@ def _replace(
     store.accelerations[rows] += desired * (weight * scale)[:, None] - recorded
 
 
-def _torus(nav: Navigator) -> Torus:
+def _world(nav: Navigator) -> World:
     """Whether the flock's world wraps, and its width and height."""
     config = nav.flock.config
     return config.wraps, config.width, config.height

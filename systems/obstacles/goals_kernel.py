@@ -12,23 +12,21 @@ import math
 import numba
 import numpy as np
 
+from shoal.systems.core.maths import World
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import P_FEAR_RADIUS, P_LOOK_AHEAD, P_MAX_SPEED
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.obstacles.query_kernel import segment_hit
 from shoal.systems.obstacles.shape_kernel import Geometry
 
-Torus = tuple[bool, float, float]
-"""wrap, width, height."""
-
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def blocked_chases(
-    targets: IntArray, positions: FloatArray, torus: Torus, geometry: Geometry
+    targets: IntArray, positions: FloatArray, world: World, geometry: Geometry
 ) -> tuple[IntArray, IntArray]:
     """The rows that chase (`targets[row]` >= 0, their prey's row) whose straight line to
     their prey (the short way round a torus) meets an obstacle, and their prey."""
-    wrap, width, height = torus
+    wrap, width, height = world
     rows = np.empty(targets.shape[0], np.int64)
     prey = np.empty(targets.shape[0], np.int64)
     count = 0
@@ -49,7 +47,7 @@ def blocked_chases(
 def blocked_flights(
     goals: FloatArray, positions: FloatArray, species: IntArray, params: FloatArray,
     feared: BoolArray, predators: FloatArray, predator_fears: BoolArray, margin: float,
-    torus: Torus, geometry: Geometry,
+    world: World, geometry: Geometry,
 ) -> tuple[IntArray, IntArray, FloatArray]:  # fmt: skip
     """The rows with a flee term (`goals` columns 0, 1) whose straight flight from their
     nearest threat, out to their look-ahead plus `margin`, meets an obstacle; that threat
@@ -59,7 +57,7 @@ def blocked_flights(
     species, fearful species]`), in row order, then the predator entities at `predators`
     (`predator_fears[predator, fearful species]`). A row's nearest is the nearest that its
     species fears within its fear radius (ties: the first)."""
-    wrap, width, height = torus
+    wrap, width, height = world
     rows = _flee_rows(goals)
     if not len(rows):
         return rows, rows, np.zeros((0, 2))

@@ -15,6 +15,7 @@ import numba
 
 from shoal.systems.core.maths import (
     MAX_PREDICTION,
+    World,
     arrive,
     clamp_length,
     seek,
@@ -42,8 +43,6 @@ from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, PoolArray
 from shoal.systems.obstacles.way_kernel import sample
 
-World = tuple[bool, float, float]
-"""wrap, width, height."""
 Agents = tuple[
     FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray
 ]
