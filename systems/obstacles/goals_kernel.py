@@ -125,8 +125,10 @@ def _threats(
 
 @njit_no_refcount(cache=True)
 def _short(offset: float, size: float, wrap: bool) -> float:
-    """`offset` the short way round a torus of `size` (as numpy's `offset - rint(offset /
-    size) * size` made it, which this replaces)."""
+    """`offset` the short way round a torus of `size`, as the numpy code this replaced made
+    it (`offset - rint(offset / size) * size`). Not `maths.wrapped`, its twin: that rounds
+    `offset × (1 / size) + 0.5` down, which can differ in the last bit (and on an exact
+    half), and the rows found would no longer be the very same."""
     if not wrap:
         return offset
     short: float = offset - np.rint(offset / size) * size
