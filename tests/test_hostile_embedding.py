@@ -9,8 +9,8 @@ from typing import Any
 import arcade
 import pytest
 
-from shoal.components import Leader, Obstacle, Position, Predator, Prey, Rect
-from shoal.systems import FlockConfig, installed_flock
+from shoal.components import Leader, Obstacle, Position, Predator, Prey, Rect, Species
+from shoal.systems import FlockConfig, install, installed_flock, uninstall
 from shoal.systems.render import SpeciesLook, add_rendering
 
 from hostile import INF, NAN, Case, Scene, case, labelled, make_scene, refusal_test, sweep
@@ -244,3 +244,17 @@ def test_a_refused_tie_or_entity_leaves_nothing_behind(window: arcade.Window) ->
             with pytest.raises(hostile.error):
                 hostile.call(scene)
             assert len(scene.flock.ties) == 0 and scene.flock.created == [], hostile.what
+
+
+@pytest.mark.parametrize("rendered", [False, True])
+def test_drawing_an_uninstalled_flock_says_it_was_uninstalled(
+    window: arcade.Window, rendered: bool
+) -> None:
+    """Issue 40: after `uninstall`, `draw` named the missing rendering, not the uninstall."""
+    with scratch_world():
+        flock = install(FlockConfig(400, 300), [Species("a")])
+        if rendered:
+            add_rendering(flock)
+        uninstall(flock)
+        with pytest.raises(RuntimeError, match=r"^draw: this flock was uninstalled"):
+            flock.draw()

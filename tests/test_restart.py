@@ -77,7 +77,12 @@ def test_uninstall_in_the_hosts_world_leaves_only_the_hosts(
     assert esper.entity_exists(host)
     assert (player.center_x, player.center_y) == (106, 100)
     assert not flock.installed and flock.renderer is None
-    calls = (lambda: flock.step(DT), lambda: flock.update(DT), lambda: flock.scatter("fish", 1))
+    calls = (
+        lambda: flock.step(DT),
+        lambda: flock.update(DT),
+        lambda: flock.scatter("fish", 1),
+        lambda: flock.draw(),  # it had rendering: the message says why it has none now
+    )
     for call in calls:
         with pytest.raises(RuntimeError, match="this flock was uninstalled"):
             call()

@@ -179,8 +179,10 @@ class Embedding:
         `on_fixed_update`, and a still picture while the flock is paused.
 
         Raises:
-            RuntimeError: the flock has no rendering installed.
+            RuntimeError: the flock was uninstalled, or has no rendering installed.
         """
+        if self._members.uninstalled:  # uninstall drops the renderer too: say why it is gone
+            self._check_installed("draw")
         if self.renderer is None:
             raise RuntimeError(
                 "draw: this flock has no rendering; install it with shoal.install(..., "
