@@ -54,6 +54,7 @@ from shoal.systems import (
     installed_flock,
     navigator,
     prepare,
+    remove_obstacles,
     uninstall,
     warm_up,
 )
@@ -120,6 +121,7 @@ __all__ = [
     "installed_flock",
     "navigator",
     "prepare",
+    "remove_obstacles",
     "shark_texture",
     "uninstall",
     "warm_up",
