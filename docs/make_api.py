@@ -197,8 +197,9 @@ def entry(obj: Any, name: str, package: ModuleType, calls: bool = False) -> list
         errors = attributes(docstring(obj), ("Raises:",))
         if errors:
             lines += [""] + [f"- raises `{key}`: {text}" for key, text in errors.items()]
-        if calls and inspect.isclass(obj):
-            listed = [f"- {heading}: {doc}" for heading, doc in methods(obj, obj.__name__)]
+        if inspect.isclass(obj):  # without `calls`, its other constructors still
+            found = methods(obj, obj.__name__, constructors_only=not calls)
+            listed = [f"- {heading}: {doc}" for heading, doc in found]
             lines += ["", *listed] if listed else []
         return [*lines, ""]
     if isinstance(obj, types.UnionType):
@@ -211,10 +212,13 @@ def entry(obj: Any, name: str, package: ModuleType, calls: bool = False) -> list
     return [f"### `{heading}`", "", doc, ""]
 
 
-def methods(cls: type, owner: str = "flock") -> Iterator[tuple[str, str]]:
+def methods(
+    cls: type, owner: str = "flock", constructors_only: bool = False
+) -> Iterator[tuple[str, str]]:
     """(heading, first paragraph and errors) of each public method and property of `cls`
     and of its bases written in shoal (`Flock`'s host calls come from `Embedding`), in
-    source order; headings call them on `owner` (an instance's or the class's name)."""
+    source order; headings call them on `owner` (an instance's or the class's name).
+    `constructors_only`: its classmethods only (`FlockConfig.from_bounds`)."""
     nodes = [
         node
         for base in cls.__mro__
@@ -223,6 +227,8 @@ def methods(cls: type, owner: str = "flock") -> Iterator[tuple[str, str]]:
     ]
     for node in nodes:
         if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
+            continue
+        if constructors_only and "classmethod" not in map(ast.unparse, node.decorator_list):
             continue
         doc = first_paragraph(ast.get_docstring(node))
         errors = attributes(ast.get_docstring(node) or "", ("Raises:",))
