@@ -1,6 +1,7 @@
 """shoal's reads of esper's internals (`shoal.systems.core.ecs`): every change of a world's
-entities or components is seen by `unchanged`, whatever queries came in between, and a
-world context is entered and left as it should be."""
+entities or components is seen by `unchanged`, every change of the entities of one component
+type by `counted`, whatever queries came in between, and a world context is entered and left
+as it should be."""
 
 from collections.abc import Callable, Iterator
 
@@ -8,7 +9,7 @@ import esper
 import pytest
 
 from shoal.components import Food, Position
-from shoal.systems.core.ecs import in_world, mark_world, unchanged
+from shoal.systems.core.ecs import Counted, counted, in_world, mark_world, unchanged
 
 WORLD = "ecs-test"
 
@@ -70,3 +71,47 @@ def test_in_world_switches_and_switches_back_even_on_an_error(world: int) -> Non
     with pytest.raises(KeyError), in_world(WORLD):
         raise KeyError("raised in the block")
     assert esper.current_world == before
+
+
+# Changes of the entities that have a Position (the fixture's entity has one).
+POSITION_CHANGES: dict[str, Callable[[int], object]] = {
+    "create_entity": lambda e: esper.create_entity(Position(3.0, 3.0)),
+    "add_component": lambda e: esper.add_component(esper.create_entity(Food()), Position(0, 0)),
+    "replace a component": lambda e: esper.add_component(e, Position(5.0, 5.0)),
+    "remove_component": lambda e: esper.remove_component(e, Position),
+    "delete_entity, immediate": lambda e: esper.delete_entity(e, immediate=True),
+    "delete_entity, deferred": _delete_later,
+    "clear_database": lambda e: esper.clear_database(),
+    "one deleted, one added": lambda e: (
+        esper.delete_entity(e, immediate=True),
+        esper.add_component(esper.create_entity(Food()), Position(1.0, 2.0)),
+    ),
+}
+
+
+def _same(before: Counted | None, changes: int) -> bool:
+    now = counted(Position)
+    return now is before and (now is None or now.changes == changes)
+
+
+@pytest.mark.parametrize("change", POSITION_CHANGES)
+def test_every_change_of_a_component_types_entities_is_counted(world: int, change: str) -> None:
+    with in_world(WORLD):
+        members = counted(Position)
+        assert members is not None and members == {world}
+        changes = members.changes
+        esper.create_entity(Food())  # other types leave it alone
+        esper.get_components(Position)
+        assert _same(members, changes)
+        POSITION_CHANGES[change](world)
+        esper.get_component(Position)
+        assert not _same(members, changes)
+
+
+def test_counted_follows_esper_and_is_of_its_own_world(world: int) -> None:
+    with in_world(WORLD):
+        members = counted(Position)
+        assert counted(Position) is members and counted(Food) is None
+        other = esper.create_entity(Position(0.0, 0.0))
+        assert {e for e, _ in esper.get_component(Position)} == {world, other} == members
+    assert counted(Position) is not members

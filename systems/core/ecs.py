@@ -15,9 +15,10 @@ whatever game code does through esper itself:
   (`_cache_dirty`), and the next query empties the cache (`_get_component_cache`).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, Self
 
 import esper
 
@@ -73,6 +74,104 @@ def any_entities_with(component_types: frozenset[type[Any]]) -> bool:
     `entities_with` for each kind cost ~0.1 µs more apiece.
     """
     return not component_types.isdisjoint(esper._components)
+
+
+class Counted(set[int]):
+    """esper's set of the entities that have one component type, counting its changes (see
+    `counted`)."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self, entities: set[int] | frozenset[int] = _NO_ENTITIES) -> None:
+        super().__init__(entities)
+        self.changes = 0
+
+    # esper 3 changes the set only through add and discard; the others are counted too, so
+    # that no change goes unseen whoever makes it.
+    def add(self, entity: int) -> None:
+        """Add `entity` (esper's `create_entity`, `add_component`), counting a change."""
+        self.changes += 1
+        super().add(entity)
+
+    def discard(self, entity: int) -> None:
+        """Remove `entity` if there (esper's deletions), counting a change."""
+        self.changes += 1
+        super().discard(entity)
+
+    def remove(self, entity: int) -> None:
+        """Remove `entity` (KeyError if absent), counting a change."""
+        self.changes += 1
+        super().remove(entity)
+
+    def pop(self) -> int:
+        """Remove and return any entity, counting a change."""
+        self.changes += 1
+        return super().pop()
+
+    def clear(self) -> None:
+        """Remove every entity, counting a change."""
+        self.changes += 1
+        super().clear()
+
+    def update(self, *others: Iterable[int]) -> None:
+        """Add the entities of `others`, counting a change."""
+        self.changes += 1
+        super().update(*others)
+
+    def difference_update(self, *others: Iterable[Any]) -> None:
+        """Remove the entities of `others`, counting a change."""
+        self.changes += 1
+        super().difference_update(*others)
+
+    def intersection_update(self, *others: Iterable[Any]) -> None:
+        """Keep only the entities also in `others`, counting a change."""
+        self.changes += 1
+        super().intersection_update(*others)
+
+    def symmetric_difference_update(self, other: Iterable[int]) -> None:
+        """Toggle the entities of `other`, counting a change."""
+        self.changes += 1
+        super().symmetric_difference_update(other)
+
+    def __ior__(self, other: AbstractSet[int]) -> Self:  # type: ignore[override,misc]
+        self.changes += 1
+        return super().__ior__(other)
+
+    def __iand__(self, other: AbstractSet[object]) -> Self:  # type: ignore[override,misc]
+        self.changes += 1
+        return super().__iand__(other)
+
+    def __isub__(self, other: AbstractSet[object]) -> Self:  # type: ignore[override,misc]
+        self.changes += 1
+        return super().__isub__(other)
+
+    def __ixor__(self, other: AbstractSet[int]) -> Self:  # type: ignore[override,misc]
+        self.changes += 1
+        return super().__ixor__(other)
+
+
+def counted(component_type: type[Any]) -> Counted | None:
+    """The live set of entities of the current world that have `component_type`, as a
+    `Counted` (None when none has): O(1).
+
+    While it is the very same object with the same `changes`, no entity gained, lost or
+    replaced a component of that type: esper's `add_component` adds to the set whether the
+    type was there or not, and deletions discard from it. esper drops the set with its last
+    entity, and `clear_database` drops them all, so a world emptied or cleared meanwhile
+    hands back another object (or None). Comparing the set itself was O(n): a cave map's
+    13,000 obstacles cost 40 µs each time the obstacle field was asked for, three times a
+    step.
+
+    The first call for a type replaces esper's plain set with a `Counted` copy, so a set
+    that `entities_with` returned before no longer follows the world. Do not modify it.
+    """
+    components: dict[type[Any], set[int]] = esper._components
+    found = components.get(component_type)
+    if found is None or type(found) is Counted:
+        return found
+    # A plain set, from esper: replaced by a copy that counts (once per set esper makes).
+    mine = components[component_type] = Counted(found)
+    return mine
 
 
 def processors() -> list[Any]:

@@ -13,7 +13,6 @@ import math
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import esper
 import numpy as np
@@ -21,7 +20,7 @@ import numpy.typing as npt
 
 from shoal.components import arguments as check
 from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Shape, signed_area
-from shoal.systems.core.ecs import entities_with, id_counter, in_world, watch
+from shoal.systems.core.ecs import Counted, counted, entities_with, in_world
 from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
@@ -214,23 +213,17 @@ def _build_grid(shape_f: FloatArray, shape_i: IntArray) -> tuple[IntArray, IntAr
 
 
 # --- a flock's field --------------------------------------------------------------------
-_OBSTACLE: frozenset[type[Obstacle]] = frozenset({Obstacle})
-
-
 class _Tracker:
-    """A flock's compiled obstacles, and what they were compiled from."""
+    """A flock's compiled obstacles, and the state of its world's obstacles they were
+    compiled from: esper's set of the `Obstacle` entities (a `Counted`) and its change
+    count then."""
 
-    __slots__ = ("counter", "field", "known", "stale")
+    __slots__ = ("changes", "field", "members")
 
     def __init__(self) -> None:
-        self.known: frozenset[int] = frozenset()
-        self.counter: object = None  # the world's id counter then (clear_database replaces it)
+        self.members: Counted | None = None
+        self.changes = -1  # never a count: the first call compiles
         self.field = compile_field(())
-        self.stale = True
-
-    def note(self, entity: int, kind: type[Any], value: Any, replaced: bool) -> None:
-        """An `Obstacle` component was replaced or removed (esper calls, via `watch`)."""
-        self.stale = True
 
 
 _trackers: "weakref.WeakKeyDictionary[Flock, _Tracker]" = weakref.WeakKeyDictionary()
@@ -246,11 +239,12 @@ def obstacle_field(flock: "Flock") -> ObstacleField:
     flock._members.check("obstacle_field", installed=False)
     tracker = _trackers.get(flock)
     with in_world(flock.world):
+        # O(1) whatever the number of obstacles (see `counted`): the stages ask every step.
+        members = counted(Obstacle)
         if (
             tracker is not None
-            and not tracker.stale
-            and tracker.known == entities_with(Obstacle)
-            and tracker.counter is id_counter()
+            and members is tracker.members
+            and (members is None or members.changes == tracker.changes)
         ):
             return tracker.field
     return refresh_obstacles(flock)
@@ -273,13 +267,12 @@ def refresh_obstacles(flock: "Flock") -> ObstacleField:
     flock._members.check("refresh_obstacles", installed=False)
     tracker = _trackers.setdefault(flock, _Tracker())
     with in_world(flock.world):
-        entities = sorted(entities_with(Obstacle))
+        members = counted(Obstacle)
+        entities = sorted(members) if members is not None else []
         shapes = [esper.component_for_entity(e, Obstacle).shape for e in entities]
         tracker.field = compile_field(shapes, entities)
-        for entity in entities:
-            watch(entity, _OBSTACLE, tracker.note)
-        tracker.known, tracker.counter = frozenset(entities), id_counter()
-        tracker.stale = False
+        tracker.members = members
+        tracker.changes = members.changes if members is not None else 0
     return tracker.field
 
 
