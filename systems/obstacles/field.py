@@ -147,24 +147,80 @@ def compile_field(shapes: Iterable[Shape], entities: Sequence[int] | None = None
 
 
 def _shape_rows(shapes: tuple[Shape, ...]) -> tuple[FloatArray, IntArray, FloatArray]:
-    """shape_f, shape_i (without the grid columns) and the edges of every polygon."""
+    """shape_f, shape_i (without the grid columns) and the edges of every polygon.
+
+    Vectorised over the rectangles (a tile map's walls are thousands of them); the same
+    floating-point operations, in the same order, as one rectangle's `Rect.corners` and
+    `signed_area`, so the field is the same whichever way it is built.
+    """
     n = len(shapes)
     shape_f = np.zeros((n, 7))
     shape_i = np.zeros((n, 5), np.int64)
-    edges: list[FloatArray] = []
-    count = 0
-    for o, shape in enumerate(shapes):
-        if isinstance(shape, Circle):
-            x, y, r = shape.x, shape.y, shape.radius
-            shape_f[o] = x - r, y - r, x + r, y + r, x, y, r
-            shape_i[o, :3] = KIND_CIRCLE, count, count
-            continue
-        ring = _counter_clockwise(shape.corners() if isinstance(shape, Rect) else shape.points)
-        edges.append(_edges(ring))
-        shape_f[o, :4] = (*ring.min(axis=0), *ring.max(axis=0))
-        shape_i[o, :3] = KIND_POLYGON, count, count + len(ring)
-        count += len(ring)
-    return shape_f, shape_i, np.vstack(edges) if edges else np.zeros((0, 6))
+    circles = [o for o, shape in enumerate(shapes) if isinstance(shape, Circle)]
+    rects = [o for o, shape in enumerate(shapes) if isinstance(shape, Rect)]
+    polygons = [o for o, shape in enumerate(shapes) if isinstance(shape, Polygon)]
+    if circles:
+        xyr = np.array([_circle_row(shapes[o]) for o in circles])
+        x, y, r = xyr.T
+        shape_f[circles] = np.column_stack((x - r, y - r, x + r, y + r, x, y, r))
+        shape_i[circles, 0] = KIND_CIRCLE
+    # Each polygon's edges follow those of the one before: a ring of k points, k edges.
+    sizes = np.zeros(n, np.int64)
+    sizes[rects] = 4
+    sizes[polygons] = [len(_polygon(shapes[o]).points) for o in polygons]
+    ends = np.cumsum(sizes)
+    firsts = ends - sizes
+    shape_i[:, 1], shape_i[:, 2] = firsts, ends
+    ring = np.empty((int(ends[-1]) if n else 0, 2))
+    if rects:
+        ring[firsts[rects, None] + np.arange(4)] = _rect_rings([shapes[o] for o in rects])
+    for o in polygons:
+        ring[firsts[o] : ends[o]] = _counter_clockwise(_polygon(shapes[o]).points)
+    sided = [o for o in range(n) if sizes[o]]  # rectangles and polygons, in order
+    if sided:
+        at = firsts[sided]
+        shape_f[sided, :2] = np.minimum.reduceat(ring, at, axis=0)
+        shape_f[sided, 2:4] = np.maximum.reduceat(ring, at, axis=0)
+        shape_i[sided, 0] = KIND_POLYGON
+    following = np.arange(1, len(ring) + 1)
+    following[ends[sided] - 1] = firsts[sided]  # a ring's last point joins its first
+    return shape_f, shape_i, _edges(ring, following)
+
+
+def _circle_row(shape: Shape) -> tuple[float, float, float]:
+    assert isinstance(shape, Circle)
+    return shape.x, shape.y, shape.radius
+
+
+def _polygon(shape: Shape) -> Polygon:
+    assert isinstance(shape, Polygon)
+    return shape
+
+
+def _rect_rings(rects: list[Shape]) -> FloatArray:
+    """(n, 4, 2) corners of each rectangle, counter-clockwise: `Rect.corners`, vectorised."""
+    rows = np.array([_rect_row(rect) for rect in rects])
+    x, y, c, s = (rows[:, k, None] for k in range(4))
+    hw, hh = rows[:, 4, None] / 2, rows[:, 5, None] / 2
+    u = np.hstack((-hw, hw, hw, -hw))
+    v = np.hstack((-hh, -hh, hh, hh))
+    corners = np.stack((x + u * c - v * s, y + u * s + v * c), axis=2)
+    # Positive sizes make every ring counter-clockwise, but the shoelace of a tiny
+    # rectangle far out may round to <= 0: then, like `_counter_clockwise`, turn it.
+    cx, cy = corners[:, :, 0], corners[:, :, 1]
+    nx, ny = np.roll(cx, -1, axis=1), np.roll(cy, -1, axis=1)
+    terms = cx * ny - nx * cy
+    area = (((0.0 + terms[:, 0]) + terms[:, 1]) + terms[:, 2]) + terms[:, 3]
+    turned = ~(area / 2 > 0)
+    corners[turned] = corners[turned, ::-1]
+    return corners
+
+
+def _rect_row(shape: Shape) -> tuple[float, float, float, float, float, float]:
+    """x, y, cos, sin, width, height of a rectangle (math's cos and sin, as `Rect.corners`)."""
+    assert isinstance(shape, Rect)
+    angle = math.radians(shape.angle_degrees)
+    return shape.x, shape.y, math.cos(angle), math.sin(angle), shape.width, shape.height
 
 
 def _counter_clockwise(points: Sequence[Point]) -> FloatArray:
@@ -172,9 +228,10 @@ def _counter_clockwise(points: Sequence[Point]) -> FloatArray:
     return ring if signed_area(tuple(points)) > 0 else ring[::-1].copy()
 
 
-def _edges(ring: FloatArray) -> FloatArray:
-    """Rows ax, ay, bx, by, nx, ny of a counter-clockwise ring; n points away from inside."""
-    ends = np.roll(ring, -1, axis=0)
+def _edges(ring: FloatArray, following: IntArray) -> FloatArray:
+    """Rows ax, ay, bx, by, nx, ny of counter-clockwise rings (point k's edge ends at point
+    following[k]); n points away from inside."""
+    ends = ring[following]
     ex, ey = (ends - ring).T
     length = np.hypot(ex, ey)
     return np.column_stack((ring, ends, ey / length, -ex / length))
@@ -199,13 +256,13 @@ def _build_grid(shape_f: FloatArray, shape_i: IntArray) -> tuple[IntArray, IntAr
     first = np.floor((boxes[:, :2] - pad - lo) * inv).astype(np.int64).clip(0, top)
     last = np.floor((boxes[:, 2:] + pad - lo) * inv).astype(np.int64).clip(0, top)
     shape_i[:, I_CELL_X], shape_i[:, I_CELL_Y] = first[:, 0], first[:, 1]
-    cells: list[IntArray] = []
-    for o in range(n):  # only when the obstacles change
-        xs = np.arange(first[o, 0], last[o, 0] + 1)
-        ys = np.arange(first[o, 1], last[o, 1] + 1)
-        cells.append((xs[:, None] * ny + ys[None, :]).ravel())
-    owner = np.repeat(np.arange(n, dtype=np.int64), [len(c) for c in cells])
-    flat = np.concatenate(cells)
+    # Each obstacle's block of cells, x by x and y within x, obstacle after obstacle.
+    span = last - first + 1
+    counts = span[:, 0] * span[:, 1]
+    owner = np.repeat(np.arange(n, dtype=np.int64), counts)
+    local = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
+    tall = span[owner, 1]
+    flat = (first[owner, 0] + local // tall) * ny + first[owner, 1] + local % tall
     order = np.argsort(flat, kind="stable")  # within a cell, obstacles stay in index order
     cell_start = np.concatenate(([0], np.cumsum(np.bincount(flat, minlength=nx * ny))))
     grid = np.array([float(lo[0]), float(lo[1]), inv, nx, ny])
