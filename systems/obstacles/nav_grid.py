@@ -27,10 +27,11 @@ from shoal.systems.obstacles.flow_kernel import (
 )
 
 NAV_CELL = 10.0
-"""Default side of a navigation cell (px); larger in a world that would need more than
-MAX_NAV_CELLS (a 1920 × 1080 tank has 16,400 cells of 11.2 px)."""
+"""Default side of a navigation cell (px); larger in a world rasterized whole that would
+need more than MAX_NAV_CELLS (a 1920 × 1080 tank has 16,400 cells of 11.2 px)."""
 MAX_NAV_CELLS = 1 << 14
-"""Cells are made larger in a world that would need more than this many."""
+"""A world rasterized whole has at most this many cells (larger ones, where that many would
+not keep the cells fine, are rasterized through a window: `Navigator.max_cells`)."""
 NAV_CLEARANCE = 8.0
 """Default room (px) a way keeps from obstacles: about half a default fish's length."""
 # A wall thinner than a cell closes the raster only if the clearance reaches the centre of
@@ -42,6 +43,9 @@ NEAR_COST = 1.0
 """How much more a px costs right beside a wall than in open water."""
 # A target's field starts from the free cells this many cells round it that it can see.
 _SEED_CELLS = 2
+# A point in a blocked cell reads its way from the cells this many round it (way_kernel's
+# _nearest_reached).
+_READ_CELLS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,9 @@ class NavGrid:
             1 + NEAR_COST beside a blocked cell, so that ways keep off the walls (through
             the middle of a gap, round a corner in a curve), where boids crowding onto one
             line along the wall would file through one by one.
+        window: whether the cells cover only a window of a larger world (see
+            `shoal.systems.obstacles.navigation.Navigator.max_cells`); points outside it
+            have no way.
     """
 
     field: ObstacleField
@@ -80,6 +87,7 @@ class NavGrid:
     blocked: ByteArray
     links: IntArray
     cost: FloatArray
+    window: bool = False
 
     @property
     def origin(self) -> tuple[float, float]:
@@ -113,6 +121,30 @@ class NavGrid:
             ix, iy = ix.clip(0, self.nx - 1), iy.clip(0, self.ny - 1)
         return iy * self.nx + ix
 
+    def reach_cells(self, points: FloatArray) -> IntArray:
+        """The cells a field must reach for each of the points on the grid to read its way
+        (a march's `until`): its own cell, and for a point in a blocked cell (hugging a
+        wall) the cells round it that `shoal.systems.obstacles.way_kernel.sample` reads
+        then. A window leaves out the points past its edge."""
+        if self.window:
+            local = self.local(points)
+            on = (local >= 0.0).all(axis=1) & (local[:, 0] < self.width)
+            points = points[on & (local[:, 1] < self.height)]
+        cells = self.cells_of(points)
+        hugging = cells[self.blocked.ravel()[cells] == 1]
+        if not len(hugging):
+            return cells
+        ix, iy = hugging % self.nx, hugging // self.nx
+        span = np.arange(-_READ_CELLS, _READ_CELLS + 1)
+        jx, jy = np.broadcast_arrays(
+            (ix[:, None, None] + span[None, None, :]), (iy[:, None, None] + span[None, :, None])
+        )
+        jx, jy = jx.ravel(), jy.ravel()
+        if self.wrap:
+            jx, jy = jx % self.nx, jy % self.ny
+        keep = (jx >= 0) & (jx < self.nx) & (jy >= 0) & (jy < self.ny)
+        return np.concatenate((cells, jy[keep] * self.nx + jx[keep]))
+
 
 def build_nav_grid(
     field: ObstacleField,
@@ -122,12 +154,14 @@ def build_nav_grid(
     cell: float = NAV_CELL,
     clearance: float = NAV_CLEARANCE,
     origin: tuple[float, float] = (0.0, 0.0),
+    max_cells: int = MAX_NAV_CELLS,
+    window: bool = False,
 ) -> NavGrid:
-    """Rasterize `field` over a width × height world whose lower-left corner is `origin`
-    (cells about `cell` px, at most MAX_NAV_CELLS; the clearance grows to close thin walls
-    if the cells must grow)."""
+    """Rasterize `field` over a width × height area whose lower-left corner is `origin`
+    (cells about `cell` px, at most `max_cells`; the clearance grows to close thin walls
+    if the cells must grow); `window`: the area is a window of a larger world."""
     left, bottom = float(origin[0]), float(origin[1])
-    cell = max(cell, math.sqrt(width * height / MAX_NAV_CELLS))
+    cell = max(cell, math.sqrt(width * height / max_cells))
     nx, ny = max(1, round(width / cell)), max(1, round(height / cell))
     cell_w, cell_h = width / nx, height / ny
     clearance = max(clearance, _CLOSING_SHARE * max(cell_w, cell_h))
@@ -139,7 +173,7 @@ def build_nav_grid(
     cost = _near_cost(blocked, links, cell_w, cell_h)
     return NavGrid(
         field, width, height, left, bottom, wrap, nx, ny, cell_w, cell_h, clearance, blocked,
-        links, cost,
+        links, cost, window,
     )  # fmt: skip
 
 

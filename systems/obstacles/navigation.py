@@ -19,6 +19,7 @@ sampling it costs a boid a few bilinear reads.
 """
 
 import math
+import warnings
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -26,13 +27,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from shoal.components import Leader, Predator, Prey
 from shoal.components import arguments as check
+from shoal.systems.core.agents import gather
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.checks import as_indices, as_limits, as_points
 from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field, surface
 from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, PoolArray
 from shoal.systems.obstacles.nav_grid import (
+    MAX_NAV_CELLS,
     NAV_CELL,
     NAV_CLEARANCE,
     NavGrid,
@@ -57,8 +61,25 @@ flee map: away from where the threat was, at most 2 cells off)."""
 REUSE_SECONDS = 0.25
 """A field is reused (`REUSE_CELLS`) for this long after it was built: a target that stops
 gets its own field soon after."""
+WINDOW_CELLS = 1 << 17
+"""Default `Navigator.max_cells`: a window of 3,620 × 3,620 px in cells of 10 px."""
+MIN_CELLS = 1 << 10
+"""The least `Navigator.max_cells`."""
+WINDOW_MARGIN = 500.0
+"""Default `Navigator.margin` (px)."""
+WHOLE_WORLD_COARSEST = 1.5
+"""A world is rasterized whole if `MAX_NAV_CELLS` cells of at most this many times
+`Navigator.cell` cover it."""
+MAX_POOL_BYTES = 256 << 20
+"""Fields kept at once are fewer than `MAX_FIELDS` where more would take more memory."""
 # Fields grow in slots of this many at a time.
 _FIRST_SLOTS = 4
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+class NavigationWarning(UserWarning):
+    """Navigation had to make its cells coarser than asked (see `Navigator.max_cells`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,34 +117,103 @@ Key = tuple[str, int, float]
 
 
 class Navigator:
-    """The flow fields of one flock (make it with `navigator(flock)`).
+    """The flow fields of one flock (`navigator(flock)`; one made with its own settings,
+    ``Navigator(flock, cell=16)``, becomes the flock's navigator).
+
+    A world that `MAX_NAV_CELLS` cells of at most `WHOLE_WORLD_COARSEST` × `cell` px cover
+    (a game's tank) is rasterized whole. A larger one (a scrolling level, a tile map) is
+    rasterized through a window round the boids and the leaders, prey and predators they
+    react to, `margin` px wider on every side, in cells of `cell` px: fields and ways are
+    known inside it, and it moves (a new raster, the fields built again) when they come
+    within half a margin of its edge. A window that would need more than `max_cells` cells
+    (boids spread over a map) gets larger cells, with a `NavigationWarning` naming
+    `max_cells`; a larger torus world does too.
 
     Args:
         flock: the flock whose world and obstacles it navigates.
-        cell: side of a cell (px, > 0); cells grow in a world that would need more than
-            `MAX_NAV_CELLS`.
+        cell: side of a cell (px, > 0): the narrowest gap a way passes is about
+            2 × clearance + a cell.
         clearance: room a way keeps from obstacles (px, >= 0; grown to close walls thinner
             than a cell when cells are large).
+        max_cells: the most cells of a window (>= 1,024): its memory, 16 bytes a cell per
+            field, and what a field costs to build, ~0.15 µs a cell it reaches.
+        margin: room round the boids and their goals that a window covers (px, > 0): ways
+            round walls that lead farther out than this are not found.
 
     Attributes:
         enabled: False makes every goal behaviour steer straight, as with no obstacles.
         builds: how many fields were built so far (a measure of its cost).
+        windows: how many windows were rasterized so far.
     """
 
     def __init__(
-        self, flock: "Flock", cell: float = NAV_CELL, clearance: float = NAV_CLEARANCE
+        self,
+        flock: "Flock",
+        cell: float = NAV_CELL,
+        clearance: float = NAV_CLEARANCE,
+        max_cells: int = WINDOW_CELLS,
+        margin: float = WINDOW_MARGIN,
     ) -> None:
         from shoal.systems.core.flock import Flock
 
         self._flock = weakref.ref(check.instance("Navigator", "flock", flock, Flock))
-        self.cell = check.number("Navigator", "cell", cell, low=0.0, above=True)
-        self.clearance = check.number("Navigator", "clearance", clearance, low=0.0)
+        self._cell = check.number("Navigator", "cell", cell, low=0.0, above=True)
+        self._clearance = check.number("Navigator", "clearance", clearance, low=0.0)
+        self._max_cells = check.integer("Navigator", "max_cells", max_cells, low=MIN_CELLS)
+        self._margin = check.number("Navigator", "margin", margin, low=0.0, above=True)
         self.enabled = True
         self.builds = 0
+        self.windows = 0
         self._grid: NavGrid | None = None
+        self._placed = -1  # the step whose boids the window was last checked against
+        self._world: tuple[float, float, bool, tuple[float, float]] | None = None
+        self._warned: set[str] = set()  # the warnings given (each once)
         self._entries: dict[Key, _Entry] = {}
         self._free: list[int] = []
         self.pool: PoolArray = np.zeros((0, 1, 1, 4), np.float32)
+        _navigators[flock] = self  # the one the flock's stages use
+
+    # --- settings -----------------------------------------------------------------------
+    @property
+    def cell(self) -> float:
+        """Side of a cell (px); setting it rasterizes again."""
+        return self._cell
+
+    @cell.setter
+    def cell(self, value: float) -> None:
+        self._cell = check.number("Navigator", "cell", value, low=0.0, above=True)
+        self._grid = None
+
+    @property
+    def clearance(self) -> float:
+        """Room a way keeps from obstacles (px); setting it rasterizes again."""
+        return self._clearance
+
+    @clearance.setter
+    def clearance(self, value: float) -> None:
+        self._clearance = check.number("Navigator", "clearance", value, low=0.0)
+        self._grid = None
+
+    @property
+    def max_cells(self) -> int:
+        """The most cells of a window; setting it rasterizes again."""
+        return self._max_cells
+
+    @max_cells.setter
+    def max_cells(self, value: int) -> None:
+        self._max_cells = check.integer("Navigator", "max_cells", value, low=MIN_CELLS)
+        self._grid = None
+
+    @property
+    def margin(self) -> float:
+        """Room a window keeps round the boids and their goals (px); setting it places the
+        window again."""
+        return self._margin
+
+    @margin.setter
+    def margin(self, value: float) -> None:
+        self._margin = check.number("Navigator", "margin", value, low=0.0, above=True)
+        self._grid = None
 
     # --- the raster ---------------------------------------------------------------------
     @property
@@ -140,23 +230,147 @@ class Navigator:
 
     @property
     def grid(self) -> NavGrid:
-        """The walkable raster of the flock's obstacles (rebuilt when they change)."""
+        """The walkable raster of the flock's obstacles (rebuilt when they change, and a
+        window's moved when what it keeps in view nears its edge: checked once a step)."""
         flock = self.flock
         obstacles = obstacle_field(flock)
         grid, config = self._grid, flock.config
-        if grid is None or grid.field is not obstacles or grid.width != config.width or (
-            grid.height != config.height or grid.wrap != config.wraps
-            or grid.origin != config.origin
-        ):  # fmt: skip
+        world = (config.width, config.height, config.wraps, config.origin)
+        if grid is None or grid.field is not obstacles or self._world != world:
+            self._world = world
+            grid = self._rasterize(obstacles)
+        elif grid.window and self._placed != self._now():
+            self._placed = self._now()
+            focus = self._focus()
+            if focus is not None and not self._holds(grid, _grown(focus, 0.5 * self._margin)):
+                grid = self._rasterize(obstacles, focus)
+        return grid
+
+    def _rasterize(self, obstacles: ObstacleField, focus: "Box | None" = None) -> NavGrid:
+        """The raster of the whole world or, where that would be coarse, of a window round
+        `focus` (see `_focus`; found when not given); empties the pool."""
+        config = self.flock.config
+        width, height = config.width, config.height
+        if config.wraps or _whole_cell(width, height) <= WHOLE_WORLD_COARSEST * self._cell:
+            cell = max(self._cell, _whole_cell(width, height))
+            if cell > WHOLE_WORLD_COARSEST * self._cell:
+                self._warn(
+                    "torus",
+                    f"a wrapping world of {width:g} × {height:g} px would need more than "
+                    f"{MAX_NAV_CELLS:,} cells of {self._cell:g} px: its cells are {cell:.1f} "
+                    "px, which close gaps narrower than them",
+                )
             grid = build_nav_grid(
-                obstacles, config.width, config.height, config.wraps, self.cell, self.clearance,
+                obstacles, width, height, config.wraps, self._cell, self._clearance,
                 config.origin,
             )  # fmt: skip
-            self._grid = grid
-            self._entries.clear()
-            self._free.clear()
-            self.pool = np.zeros((0, grid.ny, grid.nx, 4), np.float32)
+        else:
+            grid = self._window(obstacles, focus if focus is not None else self._focus())
+            self._placed = self._now()
+        self._grid = grid
+        self._entries.clear()
+        self._free.clear()
+        self.pool = np.zeros((0, grid.ny, grid.nx, 4), np.float32)
         return grid
+
+    def _window(self, obstacles: ObstacleField, focus: "Box | None") -> NavGrid:
+        """A raster of `max_cells` cells round `focus` (the world's centre when there is
+        nothing to look at), `margin` px past it on every side, within the world, its cells
+        on the world's lattice (a window moved keeps its cells' edges)."""
+        config = self.flock.config
+        left, bottom = config.origin
+        if focus is None:
+            x, y = left + config.width / 2, bottom + config.height / 2
+            focus = (x, y, x, y)
+        need_w, need_h = self._needs(focus)
+        cell = self._cell
+        budget = self._max_cells * cell * cell  # px² the cells may cover
+        if need_w * need_h > budget:
+            cell = math.sqrt(need_w * need_h / self._max_cells)
+            budget = need_w * need_h
+            self._warn(
+                "coarse",
+                f"the goals of the boids (leaders, prey, predators) span "
+                f"{focus[2] - focus[0]:g} × {focus[3] - focus[1]:g} px, more than "
+                f"max_cells = {self._max_cells:,} cells of {self._cell:g} px cover: the "
+                f"cells are {cell:.1f} px, which close gaps narrower than them",
+            )
+        side_w = min(config.width, max(need_w, math.sqrt(budget)))
+        if need_h > budget / side_w:  # a tall focus: the window as tall as it needs
+            side_w = min(config.width, max(need_w, budget / need_h))
+        side_h = min(config.height, budget / side_w)
+        cells_x, cells_y = math.floor(config.width / cell), math.floor(config.height / cell)
+        nx, ny = (
+            max(1, min(cells_x, math.floor(side_w / cell))),
+            max(1, min(cells_y, math.floor(side_h / cell))),
+        )
+        middle_x, middle_y = (focus[0] + focus[2]) / 2, (focus[1] + focus[3]) / 2
+        i0 = min(max(round((middle_x - left) / cell - nx / 2), 0), max(cells_x - nx, 0))
+        j0 = min(max(round((middle_y - bottom) / cell - ny / 2), 0), max(cells_y - ny, 0))
+        self.windows += 1
+        return build_nav_grid(
+            obstacles, nx * cell, ny * cell, False, cell, self._clearance,
+            (left + i0 * cell, bottom + j0 * cell), max_cells=nx * ny, window=True,
+        )  # fmt: skip
+
+    def _needs(self, box: "Box") -> tuple[float, float]:
+        """The width and height a window needs to hold `box` with `margin` round it (at most
+        the world's)."""
+        config = self.flock.config
+        return (
+            min(config.width, box[2] - box[0] + 2.0 * self._margin),
+            min(config.height, box[3] - box[1] + 2.0 * self._margin),
+        )
+
+    def _focus(self) -> "Box | None":
+        """What a window keeps in view: the box round the boids and the leaders, prey and
+        predator entities of the flock's world; where that needs more than `max_cells`
+        cells, round those goals only (boids far from them then steer straight, with a
+        warning), or round the boids when there are no goals. None: nothing in the world."""
+        flock = self.flock
+        with flock.in_world():
+            goals = np.concatenate([gather(kind, flock.species).positions for kind in _GOALS])
+        boids = flock.store.positions
+        every = _box(np.concatenate((boids, goals)))
+        if every is None or not len(goals):
+            return every
+        need_w, need_h = self._needs(every)
+        if need_w * need_h <= self._max_cells * self._cell * self._cell:
+            return every
+        self._warn(
+            "spread",
+            f"the boids spread over {every[2] - every[0]:g} × {every[3] - every[1]:g} px, "
+            f"more than max_cells = {self._max_cells:,} cells of {self._cell:g} px cover: "
+            "navigation covers the part round their goals, and boids beyond it steer "
+            "straight at their goals",
+        )
+        return _box(goals)
+
+    def _holds(self, grid: NavGrid, box: "Box") -> bool:
+        """Whether the grid covers `box`, or reaches the world's edge where `box` passes it
+        (a window's far edge stops less than a cell short of it)."""
+        config = self.flock.config
+        left, bottom = config.origin
+        right, top = left + config.width, bottom + config.height
+        x0, y0, x1, y1 = box
+        gx1, gy1 = grid.left + grid.width, grid.bottom + grid.height
+        return (
+            (grid.left <= x0 or grid.left <= left)
+            and (grid.bottom <= y0 or grid.bottom <= bottom)
+            and (gx1 >= x1 or gx1 > right - grid.cell_w)
+            and (gy1 >= y1 or gy1 > top - grid.cell_h)
+        )
+
+    def _warn(self, kind: str, what: str) -> None:
+        """Say once for each `kind` what navigation had to give up (see `max_cells`)."""
+        if kind in self._warned:
+            return
+        self._warned.add(kind)
+        warnings.warn(
+            f"shoal: Navigator: {what} (raise Navigator.max_cells, or Navigator.cell)",
+            NavigationWarning,
+            stacklevel=5,
+        )
 
     @property
     def active(self) -> bool:
@@ -268,12 +482,15 @@ class Navigator:
             return np.full(len(targets), -1, np.int64)
         return self._seek_slots(grid, targets, limits)
 
-    def _seek_slots(self, grid: NavGrid, targets: FloatArray, limits: FloatArray) -> IntArray:
+    def _seek_slots(
+        self, grid: NavGrid, targets: FloatArray, limits: FloatArray, until: IntArray | None = None
+    ) -> IntArray:
         """`seek_slots` on good arguments (checked, or a stage's own), with the grid (one
-        with obstacles) already read."""
+        with obstacles) already read; each march goes just past the cells `until` if given
+        (see `seek_slot`)."""
         slots = np.full(len(targets), -1, np.int64)
         for k, ((x, y), limit) in enumerate(zip(targets.tolist(), limits.tolist(), strict=True)):
-            slots[k] = self._seek_slot(grid, x, y, limit, None, reuse=True)
+            slots[k] = self._seek_slot(grid, x, y, limit, until, reuse=True)
         return slots
 
     def sample(
@@ -444,9 +661,11 @@ class Navigator:
             oldest = min(stale, key=lambda key: self._entries[key].used)
             return self._entries.pop(oldest).slot
         count = len(self.pool)
-        if count >= MAX_FIELDS:
+        slot_bytes = self.pool.itemsize * math.prod(self.pool.shape[1:])
+        most = max(1, min(MAX_FIELDS, MAX_POOL_BYTES // slot_bytes))
+        if count >= most:
             return -1
-        grown = min(max(_FIRST_SLOTS, 2 * count), MAX_FIELDS)
+        grown = min(max(_FIRST_SLOTS, 2 * count), most)
         pool = np.zeros((grown, *self.pool.shape[1:]), np.float32)
         pool[:count] = self.pool
         self.pool = pool
@@ -464,6 +683,26 @@ class Navigator:
 
 
 _navigators: "weakref.WeakKeyDictionary[Flock, Navigator]" = weakref.WeakKeyDictionary()
+_GOALS = (Leader, Prey, Predator)
+"""The agents a window keeps in view besides the boids: goals sought from any distance."""
+
+
+def _whole_cell(width: float, height: float) -> float:
+    """The side of the cells of a width × height world rasterized whole in MAX_NAV_CELLS."""
+    return math.sqrt(width * height / MAX_NAV_CELLS)
+
+
+def _grown(box: Box, by: float) -> Box:
+    x0, y0, x1, y1 = box
+    return x0 - by, y0 - by, x1 + by, y1 + by
+
+
+def _box(points: FloatArray) -> "Box | None":
+    """The bounding box of (n, 2) points (None if there are none)."""
+    if not len(points):
+        return None
+    low, high = points.min(axis=0), points.max(axis=0)
+    return float(low[0]), float(low[1]), float(high[0]), float(high[1])
 
 
 def navigator(flock: "Flock") -> Navigator:

@@ -29,6 +29,10 @@ from shoal.systems.obstacles.flow_kernel import (
 # A point sees its target when its visibility is at least this: the shadow's edge is blurred
 # over a cell or two, and a line that grazes an obstacle is better taken round it.
 _SEEN = 0.9
+# A point hugging a wall (its cells all walled) heads for a reached cell near it, a px
+# towards it counting this many px of the way: it leaves the wall first, where the best
+# cell overall, diagonally past a corner, would have it push into the corner.
+_OFF_WALL = 3.0
 
 
 @njit_no_refcount(cache=True)
@@ -44,12 +48,15 @@ def sample(
     """A point's way in field `slot`: (WAY_*, direction x, y, distance along the way); the
     direction is the field's descent, given for a visible target too.
 
-    Bilinear over the four cells round the point, reading only reached cells. Visible when
+    Bilinear over the four cells round the point, reading only reached cells (WAY_UNKNOWN
+    more than half a cell off the grid, when it does not wrap). Visible when
     the reached cells' visibility averages at least _SEEN. A point whose four cells are
     all walled (it hugs an obstacle) heads for the best reached cell of the 5 × 5 round it.
     """
     ny, nx = pool.shape[1], pool.shape[2]
     u, v = x / cell_w - 0.5, y / cell_h - 0.5
+    if not wrap and (u < -1.0 or v < -1.0 or u > nx or v > ny):
+        return WAY_UNKNOWN, 0.0, 0.0, math.inf  # off the grid (a window of a larger world)
     i0, j0 = math.floor(u), math.floor(v)
     fu, fv = u - i0, v - j0
     total = dist = vis = gx = gy = 0.0
@@ -96,9 +103,9 @@ def _nearest_reached(
     cj: int,
 ) -> tuple[int, float, float, float]:
     """Towards the reached cell of the 5 × 5 round (ci, cj) with the least distance there
-    plus the way to it; WAY_UNKNOWN if none."""
+    plus `_OFF_WALL` × the way to it; WAY_UNKNOWN if none."""
     ny, nx = pool.shape[1], pool.shape[2]
-    best = math.inf
+    best = best_d = math.inf
     best_x = best_y = 0.0
     for j in range(cj - 2, cj + 3):
         for i in range(ci - 2, ci + 3):
@@ -108,12 +115,12 @@ def _nearest_reached(
                 continue
             ox, oy = (i + 0.5) * cell_w - x, (j + 0.5) * cell_h - y
             reach = math.sqrt(ox * ox + oy * oy)
-            if d + reach < best:
-                best, best_x, best_y = d + reach, ox, oy
+            if d + _OFF_WALL * reach < best:
+                best, best_x, best_y, best_d = d + _OFF_WALL * reach, ox, oy, d + reach
     norm = math.sqrt(best_x * best_x + best_y * best_y)
     if not math.isfinite(best) or norm == 0.0:
         return WAY_UNKNOWN, 0.0, 0.0, math.inf
-    return WAY_AROUND, best_x / norm, best_y / norm, best
+    return WAY_AROUND, best_x / norm, best_y / norm, best_d
 
 
 @njit_no_refcount(cache=True, nogil=True)

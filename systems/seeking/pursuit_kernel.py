@@ -2,8 +2,10 @@
 
 Per boid of a hunting species: the nearest prey that concerns its species → where that prey
 will be when the hunter gets there (at most `MAX_PREDICTION` s ahead, as in the steering
-stage's "chase") → seek it at full speed with the species' chase weight. A resting hunter
-(after a catch) does not pursue.
+stage's "chase") → seek it at full speed with the species' chase weight. A hunter whose
+straight line to the prey is blocked seeks along the way round the obstacles instead (the
+prey's flow field, as a follower does its leader's). A resting hunter (after a catch) does
+not pursue.
 """
 
 import math
@@ -12,7 +14,8 @@ from shoal.systems.core.maths import MAX_PREDICTION, seek, wrap_offset
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import P_CHASE_WEIGHT, P_MAX_FORCE, P_MAX_SPEED
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
-from shoal.systems.seeking.kernel import _nearest
+from shoal.systems.obstacles.flow_kernel import WAY_AROUND
+from shoal.systems.seeking.kernel import Nav, _navigate, _nearest
 
 
 @njit_no_refcount(cache=True, nogil=True)
@@ -30,14 +33,18 @@ def pursue_prey(
     prey_pos: FloatArray,
     prey_vel: FloatArray,
     hunts: BoolArray,
+    prey_slot: IntArray,
+    nav: Nav,
     accelerations: FloatArray,
 ) -> None:
     """Add the pursuit of the nearest prey to the accelerations of rows [first, last).
 
-    `hunts[k, s]` is True when prey k is hunted by species s.
+    `hunts[k, s]` is True when prey k is hunted by species s; `prey_slot[k]` is prey k's
+    field in `nav`'s pool (-1: none).
     """
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0
+    pool, cell_w, cell_h, left, bottom = nav
     for i in range(first, last):
         s = species[i]
         weight = params[s, P_CHASE_WEIGHT]
@@ -50,10 +57,13 @@ def pursue_prey(
         max_speed = params[s, P_MAX_SPEED]
         dx = wrap_offset(prey_pos[best, 0] - x, width, inv_w)
         dy = wrap_offset(prey_pos[best, 1] - y, height, inv_h)
-        distance = math.sqrt(dx * dx + dy * dy)
-        ahead = min(distance / max_speed, MAX_PREDICTION) if max_speed > 0.0 else 0.0
-        tx = dx + prey_vel[best, 0] * ahead
-        ty = dy + prey_vel[best, 1] * ahead
+        way, tx, ty = _navigate(pool, prey_slot[best], cell_w, cell_h, wrap, x - left, y - bottom,
+                                dx, dy)  # fmt: skip
+        if way != WAY_AROUND:  # in sight: aim where it will be
+            distance = math.sqrt(dx * dx + dy * dy)
+            ahead = min(distance / max_speed, MAX_PREDICTION) if max_speed > 0.0 else 0.0
+            tx = dx + prey_vel[best, 0] * ahead
+            ty = dy + prey_vel[best, 1] * ahead
         fx, fy = seek(tx, ty, velocities[i, 0], velocities[i, 1], max_speed, params[s, P_MAX_FORCE])
         accelerations[i, 0] += weight * fx
         accelerations[i, 1] += weight * fy

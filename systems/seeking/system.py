@@ -13,6 +13,7 @@ from shoal.systems.core.ecs import any_entities_with, entities_with
 from shoal.systems.core.events import LEADER_LOST
 from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import (
+    P_CHASE_WEIGHT,
     P_FOOD_RANGE,
     P_FOOD_WEIGHT,
     P_LEADER_WEIGHT,
@@ -106,7 +107,7 @@ class SeekingSystem(FlockProcessor):
             _agents(kind, slots)
             for kind, slots in zip(
                 (self.leaders, self.food, self.attractors, self.predators),
-                slots,
+                slots[:4],
                 strict=True,
             )
         ]
@@ -121,31 +122,37 @@ class SeekingSystem(FlockProcessor):
             run_chunks(
                 pursue_prey, n, store.positions, store.velocities, store.species,
                 table.params, store.cooldown, config.wraps, config.width, config.height,
-                self.prey.positions, self.prey.velocities, self.prey.concerns, store.accelerations,
+                self.prey.positions, self.prey.velocities, self.prey.concerns, slots[4],
+                (pool, *cell), store.accelerations,
             )  # fmt: skip
 
     def _field_slots(self, nav: Navigator, grid: NavGrid | None) -> list[IntArray]:
-        """Each agent's field slot (-1: none) for leaders, food, attractors and predators
-        (`grid`: the navigator's this step; None where it is not `active`).
+        """Each agent's field slot (-1: none) for leaders, food, attractors, predators and
+        prey (`grid`: the navigator's this step; None where it is not `active`).
 
-        A leader's field covers the whole world (followers far away come back round the
-        obstacles); food and an attractor's reach twice as far as they can be sensed.
+        A leader's and a prey's field covers the whole world, or in a window (a big world)
+        reaches every boid (followers and hunters far away come back round the obstacles);
+        food and an attractor's reach twice as far as they can be sensed.
         """
-        none = [np.full(len(kind), -1, np.int64) for kind in (self.leaders, self.food,
-                self.attractors, self.predators)]  # fmt: skip
+        kinds = (self.leaders, self.food, self.attractors, self.predators, self.prey)
+        none = [np.full(len(kind), -1, np.int64) for kind in kinds]
         if grid is None:
             return none
         params, present = self.flock.species.params, self._present()
         leads = self._wanted(self.leaders, P_LEADER_WEIGHT, present)
         feeds = self._wanted(self.food, P_FOOD_WEIGHT, present)
         draws = self._wanted(self.attractors, P_FOOD_WEIGHT, present)
+        hunts = self._wanted(self.prey, P_CHASE_WEIGHT, present)
         sense = 2.0 * float(params[present, P_FOOD_RANGE].max()) if present.any() else 0.0
+        boids = grid.reach_cells(self.flock.store.positions) if grid.window else None
         return [
-            self._slots(nav, grid, self.leaders, leads, np.full(len(self.leaders), math.inf)),
+            self._slots(nav, grid, self.leaders, leads, np.full(len(self.leaders), math.inf),
+                        boids),
             self._slots(nav, grid, self.food, feeds, np.full(len(self.food), sense)),
             self._slots(nav, grid, self.attractors, draws, 2.0 * self.attractors.radius),
             none[3],
-        ]
+            self._slots(nav, grid, self.prey, hunts, np.full(len(self.prey), math.inf), boids),
+        ]  # fmt: skip
 
     def _present(self) -> BoolArray:
         """Which species have boids now."""
@@ -160,12 +167,13 @@ class SeekingSystem(FlockProcessor):
 
     @staticmethod
     def _slots(
-        nav: Navigator, grid: NavGrid, kind: AgentArrays, wanted: BoolArray, limits: FloatArray
-    ) -> IntArray:
+        nav: Navigator, grid: NavGrid, kind: AgentArrays, wanted: BoolArray, limits: FloatArray,
+        until: IntArray | None = None,
+    ) -> IntArray:  # fmt: skip
         slots = np.full(len(kind), -1, np.int64)
         wanted = wanted & (limits > 0.0)  # sensed from nowhere (a range of 0): no field
         if wanted.any():
-            slots[wanted] = nav._seek_slots(grid, kind.positions[wanted], limits[wanted])
+            slots[wanted] = nav._seek_slots(grid, kind.positions[wanted], limits[wanted], until)
         return slots
 
     def _any_agents(self) -> bool:
