@@ -3,6 +3,7 @@ line_of_sight's columns (the scenes of `benchmarks/map_scenes.py`).
 
     python benchmarks/big_map.py                 # seeds 0-2 of each
     python benchmarks/big_map.py --seeds 0 1 2 3 4 --picture cave.png
+    python benchmarks/big_map.py --no-navigation  # the same, goals steering straight
 
 Prints, per cave seed: the share of followers within `NEAR` px of the player when its walk
 ends and `SETTLE` s later, the followers' median nearest-neighbour distance then, whether a
@@ -77,11 +78,12 @@ def share_near(scene: map_scenes.MapScene) -> float:
     return float((gaps < NEAR).mean())
 
 
-def run(kind: str, seed: int) -> MapResult:
+def run(kind: str, seed: int, navigate: bool = True) -> MapResult:
     if kind == "cave":
         scene, settle = map_scenes.cave_scene(seed), SETTLE
     else:
         scene, settle = map_scenes.hunt_scene(seed), HUNT_SETTLE
+    navigator(scene.flock).enabled = navigate
     at_stop, after, inside, slowest = play(scene, settle)
     return MapResult(
         kind, seed, at_stop, after, nearest_neighbour(scene.flock.positions), inside,
@@ -114,13 +116,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--picture", help="save the first cave seed's end as this PNG")
+    parser.add_argument("--no-navigation", action="store_true", help="goals steer straight")
     args = parser.parse_args()
     arcade.Window(1280, 720, visible=False)
     print(f"{'scene':6} {'seed':>4} {'near at stop':>12} {'near after':>10} "
           f"{'nn px':>6} {'inside':>6} {'windows':>7} {'slowest ms':>10}")  # fmt: skip
     for kind in ("cave", "hunt"):
         for seed in args.seeds:
-            r = run(kind, seed)
+            r = run(kind, seed, not args.no_navigation)
             print(f"{r.scene:6} {r.seed:4} {r.near_at_stop:12.2f} {r.near_after:10.2f} "
                   f"{r.nearest:6.1f} {r.inside:6} {r.windows:7} {r.slowest_ms:10.1f}")  # fmt: skip
     if args.picture:

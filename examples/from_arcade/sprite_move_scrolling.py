@@ -31,7 +31,7 @@ CAMERA_SPEED = 0.1
 
 # How fast the character moves
 PLAYER_MOVEMENT_SPEED = 7
-FLY = shoal.Species("fly", max_speed=500, min_speed=0, leader_weight=8, separation_weight=3)  # shoal
+FLY = shoal.Species("fly", max_speed=500, min_speed=0, max_force=2000, max_turn_rate=720, leader_weight=8, separation_weight=3)  # shoal
 FLY_LOOK = shoal.SpeciesLook(arcade.load_texture(":resources:images/enemies/fly.png"), 0.3, mirror=True, facing=180)  # shoal
 
 
@@ -96,10 +96,10 @@ class GameView(arcade.View):
 
         self.physics_engine = arcade.PhysicsEngineSimple(self.player_sprite, self.wall_list)
         self.flock = shoal.install(shoal.FlockConfig.from_bounds((-300, 1950, -300, 1900)), [FLY], replace=True, looks={"fly": FLY_LOOK})  # shoal
-        self.flock.scatter("fly", 16, centre=self.player_sprite.position, radius=60)  # shoal
-        self.flock.tie(self.player_sprite, shoal.Leader())  # shoal
         for wall in self.wall_list:  # shoal
             self.flock.create_entity(shoal.Obstacle(shoal.Rect(*wall.position, wall.width, wall.height)))  # shoal
+        self.flock.scatter("fly", 16, centre=self.player_sprite.position, radius=60)  # shoal
+        self.flock.tie(self.player_sprite, shoal.Leader())  # shoal
 
         # Set the background color
         self.background_color = arcade.color.AMAZON

@@ -97,12 +97,15 @@ class SeekingSystem(FlockProcessor):
             return
         self._drift_wander(step.dt)
         nav = navigator(flock)
-        grid = nav.grid  # read once: each read checks the world's obstacles
-        active = nav.enabled and len(grid.field) > 0  # `nav.active`
-        slots = self._field_slots(nav, grid if active else None)
+        # Read once (each read checks the world's obstacles), and not while navigation is
+        # off (a window would be moved for nothing): None where it is not `nav.active`.
+        grid = nav.grid if nav.enabled else None
+        if grid is not None and not len(grid.field):
+            grid = None
+        slots = self._field_slots(nav, grid)
         # The pool after the fields: building one may grow it.
-        pool = nav.pool if active else np.zeros((0, 1, 1, 4), np.float32)
-        cell = (grid.cell_w, grid.cell_h, *grid.origin) if active else (1.0, 1.0, 0.0, 0.0)
+        pool = nav.pool if grid is not None else np.zeros((0, 1, 1, 4), np.float32)
+        cell = (1.0, 1.0, 0.0, 0.0) if grid is None else (grid.cell_w, grid.cell_h, *grid.origin)
         agents = [
             _agents(kind, slots)
             for kind, slots in zip(
