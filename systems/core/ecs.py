@@ -93,7 +93,7 @@ class Counted(set[int]):
         self.changes += 1
         super().add(entity)
 
-    def discard(self, entity: int) -> None:
+    def discard(self, entity: object) -> None:
         """Remove `entity` if there (esper's deletions), counting a change."""
         self.changes += 1
         super().discard(entity)
@@ -137,11 +137,11 @@ class Counted(set[int]):
         self.changes += 1
         return super().__ior__(other)
 
-    def __iand__(self, other: AbstractSet[object]) -> Self:  # type: ignore[override,misc]
+    def __iand__(self, other: AbstractSet[object]) -> Self:
         self.changes += 1
         return super().__iand__(other)
 
-    def __isub__(self, other: AbstractSet[object]) -> Self:  # type: ignore[override,misc]
+    def __isub__(self, other: AbstractSet[object]) -> Self:
         self.changes += 1
         return super().__isub__(other)
 
