@@ -36,7 +36,9 @@ def _fail(shape: str, field: str, value: object, why: str) -> None:
 def _finite(shape: str, field: str, value: object, largest: float = MAX_COORDINATE) -> float:
     """`value` as a float within ±`largest`, or a ValueError naming the field. (A circle of
     radius 1e300 overflowed the obstacle grid; shapes live where boids do.)"""
-    if isinstance(value, bool) or not isinstance(value, Real):
+    # A float first: the test against the Real ABC costs ~0.5 µs, five times a Rect, and a
+    # tile map's walls make 13,000 of them.
+    if type(value) is not float and (isinstance(value, bool) or not isinstance(value, Real)):
         _fail(shape, field, value, "must be a number")
     number = float(value)  # type: ignore[arg-type]
     if not math.isfinite(number):
