@@ -8,6 +8,8 @@ import arcade
 import esper
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from shoal.components import Circle, Obstacle, Polygon, Rect, Species
 from shoal.game.level import load_level
@@ -22,6 +24,8 @@ from shoal.systems import (
     remove_obstacles,
 )
 from shoal.systems.core.ecs import entities_with
+from shoal.systems.obstacles import field as field_module
+from shoal.systems.obstacles.from_scene import _join, _lattice_merged, _tile_boxes
 
 TILE = 32
 
@@ -118,6 +122,147 @@ def test_walls_added_and_removed_in_one_call_each() -> None:
         assert not entities_with(Obstacle)
     flock.step()
     assert len(obstacle_field(flock)) == 0 and not navigator(flock).active
+
+
+# --- tile maps: read in bulk, merged on a grid ------------------------------------------
+SQUARE = ":resources:images/tiles/grassCenter.png"  # 128 px, its hit box the whole square
+
+
+def tile_sprites(
+    taken: np.ndarray, tile: float, origin: tuple[float, float], kinds: list[int]
+) -> list[arcade.BasicSprite]:
+    """A sprite on each taken cell (row, column) of a tile map whose cell (0, 0) has its
+    lower left corner at `origin`, of kind `kinds[k % len(kinds)]`: 0 a `BasicSprite` of a
+    texture (arcade's plain hit box), 1 a `SpriteSolidColor`, 2 a `Sprite` (a rotatable hit
+    box), 3 a `Sprite` mirrored by a negative scale."""
+    texture = arcade.load_texture(SQUARE)
+    scale = tile / texture.width
+    sprites: list[arcade.BasicSprite] = []
+    for k, (row, column) in enumerate(zip(*np.nonzero(taken), strict=True)):
+        kind = kinds[k % len(kinds)]
+        sprite: arcade.BasicSprite
+        if kind == 0:
+            sprite = arcade.BasicSprite(texture, scale=scale)
+        elif kind == 1:
+            sprite = arcade.SpriteSolidColor(TILE, TILE)
+            sprite.scale = tile / TILE
+        else:
+            sprite = arcade.Sprite(texture, scale=(-scale if kind == 3 else scale, scale))
+        sprite.position = (origin[0] + (column + 0.5) * tile, origin[1] + (row + 0.5) * tile)
+        sprites.append(sprite)
+    return sprites
+
+
+def covered(
+    rects: list[Rect], tile: float, origin: tuple[float, float], shape: tuple[int, int]
+) -> np.ndarray:
+    """How many of `rects` cover each cell of the tile map (each must lie on its lines)."""
+    count = np.zeros(shape, np.int64)
+    for rect in rects:
+        assert rect.angle_degrees == 0.0
+        sides = np.array(
+            [rect.x - rect.width / 2 - origin[0], rect.x + rect.width / 2 - origin[0],
+             rect.y - rect.height / 2 - origin[1], rect.y + rect.height / 2 - origin[1]]
+        ) / tile  # fmt: skip
+        lines = np.round(sides).astype(np.int64)
+        assert np.allclose(sides, lines, atol=1e-6)
+        count[lines[2] : lines[3], lines[0] : lines[1]] += 1
+    return count
+
+
+TILE_MAPS = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@pytest.mark.fuzz
+@pytest.mark.slow
+@TILE_MAPS
+@given(
+    rows=st.integers(1, 9),
+    columns=st.integers(1, 12),
+    fill=st.floats(0.1, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+    tile=st.sampled_from([32.0, 16.5, 0.5, 7.3, 64.0]),
+    origin=st.sampled_from([(0.0, 0.0), (-1000.5, 333.25), (123456.7, -98765.4)]),
+    kinds=st.lists(st.integers(0, 3), min_size=1, max_size=4),
+)
+def test_a_tile_map_merges_into_rectangles_that_cover_exactly_its_tiles(
+    window: arcade.Window,
+    rows: int,
+    columns: int,
+    fill: float,
+    seed: int,
+    tile: float,
+    origin: tuple[float, float],
+    kinds: list[int],
+) -> None:
+    """Each tile covered by exactly one rectangle and nothing else covered (the union is
+    the tiles', no overlap), the very rectangles that the hit boxes give one by one as
+    polygons, and that joining the boxes one by one gives."""
+    taken = np.random.default_rng(seed).random((rows, columns)) < fill
+    sprites = tile_sprites(taken, tile, origin, kinds)
+    shapes = obstacle_shapes(sprites)
+    assert all(isinstance(shape, Rect) for shape in shapes)
+    rects = [shape for shape in shapes if isinstance(shape, Rect)]
+    assert np.array_equal(covered(rects, tile, origin, taken.shape), taken.astype(np.int64))
+    one_by_one = [Polygon(sprite.hit_box.get_adjusted_points()) for sprite in sprites]
+    assert obstacle_shapes(one_by_one) == shapes
+    read, boxes = _tile_boxes(list(sprites))
+    assert np.array_equal(read, np.arange(len(sprites)))
+    joined = _join(_join([tuple(box) for box in boxes.tolist()], along_x=True), along_x=False)
+    merged = _lattice_merged(boxes)
+    assert merged is not None and np.array_equal(merged, np.array(joined).reshape(-1, 4))
+
+
+def test_tiles_off_a_lattice_and_odd_sprites_take_the_general_path(window: arcade.Window) -> None:
+    """Overlapping tiles, a turned sprite, a shape and a tile of zero scale: read one by
+    one, as before (the tile of zero scale is refused, naming its index)."""
+    tiles = tile_sprites(np.ones((2, 3), np.bool_), TILE, (0.0, 0.0), [0, 1])
+    shifted = tile_sprites(np.ones((1, 1), np.bool_), TILE, (10.0, 5.0), [0])  # overlaps
+    turned = arcade.SpriteSolidColor(40, 20, 300, 300)
+    turned.angle = 30
+    shapes = obstacle_shapes([*tiles, *shifted, turned, Circle(500, 500, 10)])
+    assert [type(shape) for shape in shapes] == [Polygon, Circle, Rect, Rect]
+    count = covered([s for s in shapes if isinstance(s, Rect)], 1.0, (0.0, 0.0), (80, 100))
+    expected = np.zeros((80, 100), np.int64)
+    expected[0:64, 0:96] += 1
+    expected[5:37, 10:42] += 1
+    assert np.array_equal(np.minimum(count, 1), np.minimum(expected, 1))
+    flat = tile_sprites(np.ones((1, 1), np.bool_), TILE, (0.0, 0.0), [0])[0]
+    flat.scale = 0.0
+    with pytest.raises(ValueError, match=r"obstacle_shapes: items\[6\]: Polygon: points = "):
+        obstacle_shapes([*tiles, flat])
+
+
+def test_the_step_after_add_obstacles_compiles_nothing(
+    window: arcade.Window, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """add_obstacles and remove_obstacles compile the field themselves (a tile map's walls
+    take a tenth of a second): the steps after them find it up to date."""
+    flock = install(FlockConfig(600, 600), [Species("fish")])
+    flock.scatter("fish", 20)
+    taken = np.zeros((18, 18), np.bool_)
+    taken[::3, 2:-2] = True
+    entities = add_obstacles(flock, tile_sprites(taken, TILE, (12.0, 12.0), [0, 1, 2]))
+    assert len(obstacle_field(flock)) == len(entities) == 6
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("compiled in a step")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(field_module, "compile_field", refused)
+        flock.step()
+    remove_obstacles(flock, entities[:2])
+    with monkeypatch.context() as patch:
+        patch.setattr(field_module, "compile_field", refused)
+        flock.step()
+        assert len(obstacle_field(flock)) == 4
+    assert not inside_obstacle(obstacle_field(flock), flock.positions).any()
 
 
 def _level_file(name: str) -> Traversable:
