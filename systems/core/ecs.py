@@ -1,7 +1,7 @@
 """The few places where shoal needs more from esper 3 than its public functions give.
 
 esper (pinned to 3.x) keeps each world as module globals that `switch_world` swaps in and
-out of `esper._context_map`. Three facts about them let a flock stay consistent with
+out of `esper._context_map`. These facts about them let a flock stay consistent with
 whatever game code does through esper itself:
 
 - a world's entity database (`_entities`) is one dict for the world's whole life: a world
@@ -12,7 +12,10 @@ whatever game code does through esper itself:
   `remove_component` change in place (`d[type] = component`, `d.pop(type)`);
 - every change of a world's entities or components (`create_entity`, `delete_entity` once
   done, `add_component`, `remove_component`, `clear_database`) marks its query cache dirty
-  (`_cache_dirty`), and the next query empties the cache (`_get_component_cache`).
+  (`_cache_dirty`), and the next query empties the cache (`_get_component_cache`);
+- the entities that have a component type are one set in `_components`, which esper
+  changes only with `add` (also when a component is replaced) and `discard`, and drops
+  with its last entity (`clear_database` replaces the whole dict).
 """
 
 from collections.abc import Callable, Iterable
