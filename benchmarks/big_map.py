@@ -9,10 +9,12 @@ Prints, per cave seed: the share of followers within `NEAR` px of the player whe
 ends and `SETTLE` s later, the followers' median nearest-neighbour distance then, whether a
 boid was ever inside a wall, the navigation windows placed, and the slowest step; per
 column seed: the share of hunters within `NEAR` px of the player `HUNT_SETTLE` s after it
-stopped behind the columns.
+stopped behind the columns, for the docs' fly and for the same fly with the default agility
+("sluggish": it comes round only by navigating; compare with --no-navigation).
 """
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -78,11 +80,19 @@ def share_near(scene: map_scenes.MapScene) -> float:
     return float((gaps < NEAR).mean())
 
 
+SLUGGISH = dataclasses.replace(map_scenes.HUNTER, max_force=160.0, max_turn_rate=300.0)
+"""The hunting fly with the default agility (a fly of 500 px/s that turns in circles
+1,500 px wide): it comes round walls only by navigating."""
+
+
 def run(kind: str, seed: int, navigate: bool = True) -> MapResult:
+    """One run of a scene: "cave", "hunt" (the docs' fly) or "sluggish" (`SLUGGISH`)."""
     if kind == "cave":
         scene, settle = map_scenes.cave_scene(seed), SETTLE
-    else:
+    elif kind == "hunt":
         scene, settle = map_scenes.hunt_scene(seed), HUNT_SETTLE
+    else:
+        scene, settle = map_scenes.hunt_scene(seed, species=SLUGGISH), HUNT_SETTLE
     navigator(scene.flock).enabled = navigate
     at_stop, after, inside, slowest = play(scene, settle)
     return MapResult(
@@ -119,12 +129,12 @@ def main() -> None:
     parser.add_argument("--no-navigation", action="store_true", help="goals steer straight")
     args = parser.parse_args()
     arcade.Window(1280, 720, visible=False)
-    print(f"{'scene':6} {'seed':>4} {'near at stop':>12} {'near after':>10} "
+    print(f"{'scene':8} {'seed':>4} {'near at stop':>12} {'near after':>10} "
           f"{'nn px':>6} {'inside':>6} {'windows':>7} {'slowest ms':>10}")  # fmt: skip
-    for kind in ("cave", "hunt"):
+    for kind in ("cave", "hunt", "sluggish"):
         for seed in args.seeds:
             r = run(kind, seed, not args.no_navigation)
-            print(f"{r.scene:6} {r.seed:4} {r.near_at_stop:12.2f} {r.near_after:10.2f} "
+            print(f"{r.scene:8} {r.seed:4} {r.near_at_stop:12.2f} {r.near_after:10.2f} "
                   f"{r.nearest:6.1f} {r.inside:6} {r.windows:7} {r.slowest_ms:10.1f}")  # fmt: skip
     if args.picture:
         picture(args.picture, args.seeds[0])

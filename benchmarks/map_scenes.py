@@ -215,13 +215,15 @@ def column_sprites(keep: np.ndarray) -> arcade.SpriteList:
     return walls
 
 
-def hunt_scene(seed: int, hunters: int = 50, world: str = "hunt") -> MapScene:
+def hunt_scene(
+    seed: int, hunters: int = 50, world: str = "hunt", species: Species = HUNTER
+) -> MapScene:
     """`hunters` flies between the columns, hunting the player tied as `Prey`; its walk:
     from above the flies, left over the columns and down behind the first one, where it
     waits (path: its position every step)."""
     walls = column_sprites(column_grid(seed))
     flock = install(
-        FlockConfig.from_bounds(COLUMN_BOUNDS, seed=seed), [HUNTER], world=world, replace=True
+        FlockConfig.from_bounds(COLUMN_BOUNDS, seed=seed), [species], world=world, replace=True
     )
     add_obstacles(flock, walls)
     player = arcade.Sprite(":resources:images/animated_characters/female_person/"

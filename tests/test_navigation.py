@@ -15,6 +15,7 @@ from shoal.components import (
     Polygon,
     Position,
     Predator,
+    Prey,
     Rect,
     Species,
     Velocity,
@@ -22,6 +23,7 @@ from shoal.components import (
 from shoal.systems import (
     BOID_EATEN,
     FOOD_BITTEN,
+    PREY_CAUGHT,
     Flock,
     FlockConfig,
     Navigator,
@@ -229,6 +231,28 @@ def test_food_behind_a_wall_is_found_round_it(navigate: bool) -> None:
     flock.spawn("fish", [(300.0, 300.0), (310.0, 280.0), (290.0, 320.0)], [(0, 30)] * 3)
     run(flock, 12.0, navigate)
     assert (len(set(bites)) == 3) if navigate else not bites
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("navigate", [True, False])
+def test_hunters_in_a_cup_come_round_it_to_a_prey_entity(navigate: bool) -> None:
+    """A `Prey` entity (a host's tied sprite) beyond the cup's bottom, hunters inside: with
+    navigation they leave the cup and catch it; without, they press against the bottom."""
+    flock = install(FlockConfig(800, 600, seed=2), [Species("wasp", chase_weight=3)])
+    with flock.in_world():
+        esper.create_entity(Obstacle(CUP))
+        esper.create_entity(Position(480, 300), Velocity(0, 0), Prey())
+    hunters: set[int] = set()
+
+    class Count:
+        def on_catch(self, prey: int, hunter: int, x: float, y: float) -> None:
+            hunters.add(hunter)
+
+    counter = Count()
+    flock.set_handler(PREY_CAUGHT, counter.on_catch)
+    flock.spawn("wasp", [(300.0, 300.0), (310.0, 280.0), (290.0, 320.0)], [(0, 30)] * 3)
+    run(flock, 12.0, navigate)
+    assert (len(hunters) == 3) if navigate else not hunters
 
 
 def test_food_sensed_from_nowhere_needs_no_field() -> None:
