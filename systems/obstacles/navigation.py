@@ -27,14 +27,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from shoal.components import Leader, Predator, Prey
+from shoal.components import Leader, Position, Predator, Prey
 from shoal.components import arguments as check
-from shoal.systems.core.agents import gather
+from shoal.systems.core.ecs import components_of, entities_with
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
 from shoal.systems.obstacles.checks import as_indices, as_limits, as_points
 from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field, surface
-from shoal.systems.obstacles.flow_kernel import WAY_AROUND, WAY_UNKNOWN, WAY_VISIBLE, PoolArray
+from shoal.systems.obstacles.flow_kernel import (
+    C_DIST,
+    WAY_AROUND,
+    WAY_UNKNOWN,
+    WAY_VISIBLE,
+    PoolArray,
+)
 from shoal.systems.obstacles.nav_grid import (
     MAX_NAV_CELLS,
     NAV_CELL,
@@ -328,8 +334,7 @@ class Navigator:
         cells, round those goals only (boids far from them then steer straight, with a
         warning), or round the boids when there are no goals. None: nothing in the world."""
         flock = self.flock
-        with flock.in_world():
-            goals = np.concatenate([gather(kind, flock.species).positions for kind in _GOALS])
+        goals = _goal_points(flock)
         boids = flock.store.positions
         every = _box(np.concatenate((boids, goals)))
         if every is None or not len(goals):
@@ -647,7 +652,9 @@ class Navigator:
             return True
         grid, plane = self._grid, self.pool[entry.slot]
         assert grid is not None
-        reached = np.isfinite(plane[..., 0].ravel()[cells]) | (grid.blocked.ravel()[cells] == 1)
+        # Read through a flat view: `plane[..., 0].ravel()` would copy the whole plane.
+        distance = plane.reshape(-1, plane.shape[-1])[cells, C_DIST]
+        reached = np.isfinite(distance) | (grid.blocked.ravel()[cells] == 1)
         return bool(reached.all())
 
     def _slot(self) -> int:
@@ -685,6 +692,19 @@ class Navigator:
 _navigators: "weakref.WeakKeyDictionary[Flock, Navigator]" = weakref.WeakKeyDictionary()
 _GOALS = (Leader, Prey, Predator)
 """The agents a window keeps in view besides the boids: goals sought from any distance."""
+
+
+def _goal_points(flock: "Flock") -> FloatArray:
+    """(n, 2) positions of the flock world's leader, prey and predator entities (read
+    straight from esper: `gather` builds what the stages need, ten times the cost)."""
+    points: list[tuple[float, float]] = []
+    with flock.in_world():
+        for kind in _GOALS:
+            for entity in entities_with(kind):
+                position = (components_of(entity) or {}).get(Position)
+                if position is not None:
+                    points.append((position.x, position.y))
+    return np.array(points, float).reshape(-1, 2)
 
 
 def _whole_cell(width: float, height: float) -> float:
