@@ -21,6 +21,7 @@ ARCADE_EXAMPLES: dict[str, float] = {
     "dual_stick_shooter": 14.0,
     "template_platformer": 25.0,
     "sprite_move_scrolling": 30.0,
+    "procedural_caves_cellular": 20.0,
 }
 """Each arcade example's module name (examples/from_arcade), and the seconds of play its
 picture is taken after."""

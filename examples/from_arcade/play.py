@@ -7,11 +7,14 @@ line of measures taken ten times a second after the first three seconds:
 
 - ``follow_median`` / ``follow_p90``: px from the flock's boids to the player's sprite (the
   leader tied to the flock), the median and 90th percentile;
+- ``with_player`` / ``with_player_end``: the share of boids within ``WITH_PLAYER`` px of the
+  player, the mean over the samples and at the last one;
 - ``near_enemy``: when an enemy (a tied predator) is within ``CONTESTED`` px of the player,
   the share of boids within ``NEAR`` px of an enemy;
 - ``flee``: for boids within ``NEAR`` px of an enemy, the mean cosine between their velocity
   and the way straight away from that enemy (1: running straight away, 0: heedless);
 - ``inside_walls``: boid samples inside a wall sprite (obstacles tied from the walls);
+- ``walked``: px the player walked while measured (the script does move it);
 - ``steps``, ``restarts``, ``seconds`` (wall clock).
 """
 
@@ -24,6 +27,7 @@ import importlib
 import json
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +45,8 @@ NEAR = 80.0
 """px: a boid this close to an enemy's centre counts as near it."""
 CONTESTED = 200.0
 """px: an enemy this close to the player contests the flock's place round it."""
+WITH_PLAYER = 250.0
+"""px: a boid this close to the player counts as with it."""
 DRAW_EVERY = 10
 """Frames between two draws, by default (drawing 1280 × 720 in software is slow; the flock
 steps in on_update whether or not a frame is drawn)."""
@@ -56,6 +62,9 @@ class Script:
     enemies: Callable[[Any], Iterable[arcade.BasicSprite]] = lambda view: ()
     every_second: Callable[[Any], None] = lambda view: None
     restart: Callable[[Any], bool] = lambda view: False
+    tiles: Callable[[Any], tuple[np.ndarray, float] | None] = lambda view: None
+    """The walls as a grid of tiles, (rows from the bottom, columns) of 1 for a wall, and the
+    tile's size in px: checked instead of the wall sprites one by one (the cave has 74,000)."""
 
 
 # --- the scripts ---------------------------------------------------------------------------
@@ -125,6 +134,77 @@ def _maze_walker(view: Any, frame: int) -> set[int]:
     return keys
 
 
+CAVE_LEG = 60
+"""Tiles: the cave's walker goes this far along the shortest way (or to the end of its cave),
+then on to another tile as far."""
+CAVE_TILE = 32.0
+"""px: the cave's tile (arcade's SPRITE_SIZE)."""
+CAVE_AIM = 4.0
+"""px: the walker aims this far above a tile's centre: the player's hit box (16 × 24 px)
+reaches 16 px below its centre and 8 above, so that it clears a tile-high passage."""
+
+
+def _cave_walker(view: Any, frame: int) -> set[int]:
+    """The cave: walk the shortest way from the player's tile to a tile `CAVE_LEG` tiles away
+    (4-connected, open tiles of `view.grid`), then on to another, tile centre to tile centre,
+    pressing the arrows toward the next; a new way from where it is if a wall stops it."""
+    player = view.player_sprite
+    state = view.__dict__.setdefault("_script", {"way": [], "next": 0, "rng": random.Random(3),
+                                                 "last": player.position, "stuck": 0})  # fmt: skip
+    moved = player.position != state["last"]
+    state["stuck"] = 0 if moved else state["stuck"] + 1
+    state["last"] = player.position
+    if state["next"] >= len(state["way"]) or state["stuck"] > 20:
+        state["way"] = _cave_way(view.grid, player.position, state["rng"])
+        state["next"], state["stuck"] = 0, 0
+    keys: set[int] = set()
+    while state["next"] < len(state["way"]):
+        row, column = state["way"][state["next"]]
+        dx = (column + 0.5) * CAVE_TILE - player.center_x
+        dy = (row + 0.5) * CAVE_TILE + CAVE_AIM - player.center_y
+        if abs(dx) > 2.5 or abs(dy) > 2.5:
+            keys |= {K.RIGHT if dx > 0 else K.LEFT} if abs(dx) > 2.5 else set()
+            keys |= {K.UP if dy > 0 else K.DOWN} if abs(dy) > 2.5 else set()
+            break
+        state["next"] += 1  # there: on to the next tile
+    return keys
+
+
+def _cave_way(
+    grid: list[list[int]], position: tuple[float, float], rng: random.Random
+) -> list[tuple[int, int]]:
+    """The shortest way (tiles, row and column) from the open tile at `position` to a random
+    tile `CAVE_LEG` steps away, or as far as its cave goes."""
+    column, row = int(position[0] // CAVE_TILE), int((position[1] - CAVE_AIM) // CAVE_TILE)
+    start = min(
+        ((r, c) for r in (row - 1, row, row + 1) for c in (column - 1, column, column + 1)
+         if 0 <= r < len(grid) and 0 <= c < len(grid[0]) and grid[r][c] == 0),
+        key=lambda cell: abs(cell[0] - row) + abs(cell[1] - column),
+    )  # fmt: skip
+    parent, steps, queue = {start: start}, {start: 0}, deque([start])
+    while queue:
+        r, c = queue.popleft()
+        if steps[(r, c)] >= CAVE_LEG:
+            continue
+        for cell in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            inside = 0 <= cell[0] < len(grid) and 0 <= cell[1] < len(grid[0])
+            if inside and cell not in parent and grid[cell[0]][cell[1]] == 0:
+                parent[cell], steps[cell] = (r, c), steps[(r, c)] + 1
+                queue.append(cell)
+    farthest = max(steps.values())
+    way = [rng.choice([cell for cell, k in steps.items() if k == farthest])]
+    while way[-1] != start:
+        way.append(parent[way[-1]])
+    return way[::-1]
+
+
+def _cave_tiles(view: Any) -> tuple[np.ndarray, float]:
+    """The cave's grid as an array (made once, on the first call)."""
+    if "_tiles" not in view.__dict__:
+        view.__dict__["_tiles"] = np.asarray(view.grid, np.int8)
+    return view.__dict__["_tiles"], CAVE_TILE
+
+
 SCRIPTS: dict[str, Script] = {
     "dual_stick_shooter": Script(
         start=_shooter_start,
@@ -143,6 +223,11 @@ SCRIPTS: dict[str, Script] = {
         keys=_maze_walker,
         walls=lambda view: view.wall_list,
     ),
+    "procedural_caves_cellular": Script(
+        start=lambda view: view.setup(),  # after play() has seeded random: the same cave
+        keys=_cave_walker,
+        tiles=_cave_tiles,
+    ),
 }
 """Each example's script, by module name."""
 
@@ -155,8 +240,11 @@ class Measures:
     follow: list[float] = field(default_factory=list)  # a median distance per sample
     near: list[float] = field(default_factory=list)  # share near an enemy, contested samples
     flee: list[float] = field(default_factory=list)  # cosines: velocity vs away from enemy
+    with_player: list[float] = field(default_factory=list)  # share within WITH_PLAYER px
     inside_walls: int = 0
     restarts: int = 0
+    walked: float = 0.0
+    last: tuple[float, float] | None = None  # the player's position at the last sample
 
     def sample(self, view: Any, script: Script) -> None:
         """Measure the flock as it is now."""
@@ -164,7 +252,12 @@ class Measures:
         if len(positions) == 0:
             return
         leader = _player(view)
-        self.follow.append(float(np.median(np.hypot(*(positions - leader.position).T))))
+        distances = np.hypot(*(positions - leader.position).T)
+        self.follow.append(float(np.median(distances)))
+        self.with_player.append(float(np.mean(distances < WITH_PLAYER)))
+        if self.last is not None:
+            self.walked += float(np.hypot(*np.subtract(leader.position, self.last)))
+        self.last = leader.position
         enemies = np.array([e.position for e in script.enemies(view)]).reshape(-1, 2)
         if len(enemies):
             offsets = positions[:, None, :] - enemies[None, :, :]
@@ -178,6 +271,9 @@ class Measures:
             inside_x = np.abs(positions[:, 0] - wall.center_x) < wall.width / 2 - 0.5
             inside_y = np.abs(positions[:, 1] - wall.center_y) < wall.height / 2 - 0.5
             self.inside_walls += int(np.count_nonzero(inside_x & inside_y))
+        tiles = script.tiles(view)
+        if tiles is not None:
+            self.inside_walls += _inside_tiles(positions, *tiles)
 
     def _fleeing(self, velocities: np.ndarray, away: np.ndarray) -> None:
         speeds = np.hypot(*velocities.T) * np.hypot(*away.T)
@@ -193,9 +289,27 @@ class Measures:
             "follow_p90": round(float(np.percentile(follow, 90)), 1),
             "near_enemy": round(float(np.mean(self.near or [0.0])), 4),
             "flee": round(float(np.mean(self.flee or [np.nan])), 3),
+            "with_player": round(float(np.mean(self.with_player or [np.nan])), 4),
+            "with_player_end": round(self.with_player[-1] if self.with_player else np.nan, 4),
             "inside_walls": self.inside_walls,
+            "walked": round(self.walked),
             "restarts": self.restarts,
         }
+
+
+def _inside_tiles(positions: np.ndarray, grid: np.ndarray, tile: float) -> int:
+    """Boids more than 0.5 px inside the walls of a tile `grid` (see `Script.tiles`): all four
+    corners of a 1 px square round the boid in wall tiles (a boid on the seam between two
+    wall tiles is inside too)."""
+    inside = np.ones(len(positions), bool)
+    for ox, oy in ((-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)):
+        columns = np.floor((positions[:, 0] + ox) / tile).astype(np.int64)
+        rows = np.floor((positions[:, 1] + oy) / tile).astype(np.int64)
+        on_map = (columns >= 0) & (columns < grid.shape[1]) & (rows >= 0) & (rows < grid.shape[0])
+        wall = np.zeros(len(positions), bool)
+        wall[on_map] = grid[rows[on_map], columns[on_map]] == 1
+        inside &= wall
+    return int(np.count_nonzero(inside))
 
 
 def _player(view: Any) -> arcade.BasicSprite:
