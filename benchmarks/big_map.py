@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import arcade
 import map_scenes
 import numpy as np
+import numpy.typing as npt
 
 from shoal.systems import navigator
 from shoal.systems.obstacles.field import inside_obstacle, obstacle_field
@@ -49,7 +50,7 @@ class MapResult:
     slowest_ms: float
 
 
-def nearest_neighbour(points: np.ndarray) -> float:
+def nearest_neighbour(points: npt.NDArray[np.float64]) -> float:
     """The median distance from each point to its nearest other."""
     gaps = np.hypot(*(points[:, None] - points[None]).transpose(2, 0, 1))
     np.fill_diagonal(gaps, np.inf)

@@ -14,12 +14,17 @@ Used by `benchmarks/big_map.py` (which prints the figures) and the tests.
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 import arcade
 import numpy as np
+import numpy.typing as npt
 
 from shoal.components import Leader, Prey, Species
 from shoal.systems import Flock, FlockConfig, add_obstacles, install
+
+Tiles = npt.NDArray[np.int8]
+Points = npt.NDArray[np.float64]
 
 # arcade's procedural_caves_cellular.py
 TILE = 32.0
@@ -45,7 +50,7 @@ again at once (a resting hunter flies on for `catch_cooldown` s: with the defaul
 a third of the swarm is always resting several hundred px away, walls or not)."""
 
 
-def cave_grid(seed: int, width: int = GRID_WIDTH, height: int = GRID_HEIGHT) -> np.ndarray:
+def cave_grid(seed: int, width: int = GRID_WIDTH, height: int = GRID_HEIGHT) -> Tiles:
     """(height, width) of 1 (wall) and 0 (open): arcade's cellular automaton, seeded."""
     rng = np.random.default_rng(seed)
     grid = (rng.random((height, width)) <= CHANCE_TO_START_ALIVE).astype(np.int8)
@@ -61,10 +66,10 @@ def cave_grid(seed: int, width: int = GRID_WIDTH, height: int = GRID_HEIGHT) -> 
     return grid
 
 
-def wall_sprites(grid: np.ndarray, tile: float = TILE) -> arcade.SpriteList:
+def wall_sprites(grid: Tiles, tile: float = TILE) -> "arcade.SpriteList[arcade.BasicSprite]":
     """One `BasicSprite` per wall tile, as arcade's example makes them."""
     texture = arcade.load_texture(":resources:images/tiles/grassCenter.png")
-    walls: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=True)
+    walls: arcade.SpriteList[arcade.BasicSprite] = arcade.SpriteList(use_spatial_hash=True)
     scale = tile / texture.width
     for row, column in zip(*np.nonzero(grid), strict=True):
         wall = arcade.BasicSprite(texture, scale=scale)
@@ -74,7 +79,7 @@ def wall_sprites(grid: np.ndarray, tile: float = TILE) -> arcade.SpriteList:
     return walls
 
 
-def largest_cave(grid: np.ndarray) -> np.ndarray:
+def largest_cave(grid: Tiles) -> npt.NDArray[np.bool_]:
     """Bool mask of the largest 4-connected region of open tiles."""
     label = np.full(grid.shape, -1, np.int64)
     best, best_size = -1, 0
@@ -84,11 +89,11 @@ def largest_cave(grid: np.ndarray) -> np.ndarray:
         size = _flood(grid, label, start, mark)
         if size > best_size:
             best, best_size = mark, size
-    mask: np.ndarray = label == best
+    mask: npt.NDArray[np.bool_] = label == best
     return mask
 
 
-def _flood(grid: np.ndarray, label: np.ndarray, start: tuple[int, int], mark: int) -> int:
+def _flood(grid: Tiles, label: npt.NDArray[np.int64], start: tuple[int, int], mark: int) -> int:
     queue, size = deque([start]), 0
     label[start] = mark
     while queue:
@@ -102,13 +107,14 @@ def _flood(grid: np.ndarray, label: np.ndarray, start: tuple[int, int], mark: in
     return size
 
 
-def route(grid: np.ndarray, seed: int, length: float, tile: float = TILE) -> np.ndarray:
+def route(grid: Tiles, seed: int, length: float, tile: float = TILE) -> Points:
     """(k, 2) tile centres of a walk of about `length` px through the largest cave: from a
     random tile, legs along the shortest way to tiles far along it, until that long."""
     walkable = largest_cave(grid)
     free = np.argwhere(walkable)
     rng = np.random.default_rng(seed)
-    path = [tuple(int(v) for v in free[rng.integers(len(free))])]
+    row, column = free[rng.integers(len(free))]
+    path = [(int(row), int(column))]
     want = int(length / tile)
     while len(path) <= want:
         leg = _leg(walkable, path[-1], want + 1 - len(path), rng)
@@ -120,7 +126,7 @@ def route(grid: np.ndarray, seed: int, length: float, tile: float = TILE) -> np.
 
 
 def _leg(
-    walkable: np.ndarray, start: tuple[int, int], want: int, rng: np.random.Generator
+    walkable: npt.NDArray[np.bool_], start: tuple[int, int], want: int, rng: np.random.Generator
 ) -> list[tuple[int, int]]:
     """The shortest way from `start` to a random tile `want` tiles away (or the farthest)."""
     parent = {start: start}
@@ -144,7 +150,7 @@ def _leg(
     return way[::-1]
 
 
-def walk(points: np.ndarray, speed: float, dt: float = DT) -> np.ndarray:
+def walk(points: Points, speed: float, dt: float = DT) -> Points:
     """Positions every `dt` of a walk along the polyline `points` at `speed` px/s."""
     legs = np.hypot(*np.diff(points, axis=0).T)
     along = np.concatenate(([0.0], np.cumsum(legs)))
@@ -158,11 +164,11 @@ class MapScene:
     """A flock in a big map: the walls, the player sprite it is tied to, its path."""
 
     flock: Flock
-    walls: arcade.SpriteList
+    walls: "arcade.SpriteList[Any]"
     player: arcade.Sprite
-    path: np.ndarray
+    path: Points
     """The player's position at every step of its walk."""
-    blocked: np.ndarray
+    blocked: Tiles
     """The map's tiles, (rows, columns), 1 for a wall (the cave), for checks."""
 
 
@@ -193,18 +199,18 @@ COLUMN_BOUNDS = (-200.0, 2400.0, -200.0, 900.0)
 """The hunters' world round the columns."""
 
 
-def column_grid(seed: int) -> np.ndarray:
+def column_grid(seed: int) -> Tiles:
     """(10 columns, 10 rows) of 1 where line_of_sight.py puts a tile (it leaves out a fifth,
     at random: seeded here)."""
     rng = np.random.default_rng(seed)
-    keep: np.ndarray = (rng.integers(0, 100, (10, 10)) > 20).astype(np.int8)
+    keep: Tiles = (rng.integers(0, 100, (10, 10)) > 20).astype(np.int8)
     return keep
 
 
-def column_sprites(keep: np.ndarray) -> arcade.SpriteList:
+def column_sprites(keep: Tiles) -> "arcade.SpriteList[arcade.Sprite]":
     """The wall tiles of line_of_sight.py: column c at x = (c + 1) · 200, row r at
     y = (r + 1) · 64."""
-    walls: arcade.SpriteList = arcade.SpriteList(use_spatial_hash=True)
+    walls: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList(use_spatial_hash=True)
     for column in range(keep.shape[0]):
         for row in range(keep.shape[1]):
             if keep[column, row]:

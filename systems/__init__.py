@@ -55,7 +55,8 @@ from shoal.systems.obstacles.field import (
     refresh_obstacles,
 )
 from shoal.systems.obstacles.from_scene import add_obstacles, obstacle_shapes, remove_obstacles
-from shoal.systems.obstacles.navigation import Navigator, Way, navigator
+from shoal.systems.obstacles.nav_grid import NavGrid
+from shoal.systems.obstacles.navigation import NavigationWarning, Navigator, Way, navigator
 from shoal.systems.obstacles.system import ObstacleSystem
 from shoal.systems.seeking.system import SeekingSystem
 from shoal.systems.steering.system import SteeringSystem
@@ -86,6 +87,8 @@ __all__ = [
     "FlockConfig",
     "LifecycleSystem",
     "MotionSystem",
+    "NavGrid",
+    "NavigationWarning",
     "Navigator",
     "NeighbourSystem",
     "Neighbours",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import arcade
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from shoal.components import Leader, Obstacle, Position, Rect, Species, Velocity
@@ -35,7 +36,7 @@ def big_flock(world: str, **navigation: float) -> tuple[Flock, Navigator, Positi
     return flock, nav, leader
 
 
-def covers(nav: Navigator, points: np.ndarray) -> bool:
+def covers(nav: Navigator, points: npt.NDArray[np.float64]) -> bool:
     grid = nav.grid
     local = points - (grid.left, grid.bottom)
     return bool(((local >= 0) & (local < (grid.width, grid.height))).all())

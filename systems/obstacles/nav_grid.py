@@ -50,13 +50,15 @@ _READ_CELLS = 2
 
 @dataclass(frozen=True, slots=True)
 class NavGrid:
-    """A world cut into cells, those within `clearance` of an obstacle blocked.
+    """A world (or a window of it) cut into cells, those within `clearance` of an obstacle
+    blocked: what `Navigator.grid` gives.
 
     Attributes:
         field: the obstacles it was made from.
-        width, height: the world's size; the cells tile it exactly.
-        left, bottom: the world's lower-left corner, where the cells start (the field
-            kernels read points measured from it: `local`).
+        width, height: the size of what the cells tile exactly: the world, or a window of
+            it (`window`).
+        left, bottom: its lower-left corner, where the cells start (the field kernels read
+            points measured from it: `local`).
         wrap: whether the world is a torus (the cells wrap round).
         nx, ny: cells across and up.
         cell_w, cell_h: a cell's size (px).
