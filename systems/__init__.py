@@ -55,7 +55,6 @@ from shoal.systems.obstacles.field import (
     refresh_obstacles,
 )
 from shoal.systems.obstacles.from_scene import add_obstacles, obstacle_shapes, remove_obstacles
-from shoal.systems.obstacles.nav_grid import NavGrid
 from shoal.systems.obstacles.navigation import NavigationWarning, Navigator, Way, navigator
 from shoal.systems.obstacles.system import ObstacleSystem
 from shoal.systems.seeking.system import SeekingSystem
@@ -87,7 +86,6 @@ __all__ = [
     "FlockConfig",
     "LifecycleSystem",
     "MotionSystem",
-    "NavGrid",
     "NavigationWarning",
     "Navigator",
     "NeighbourSystem",

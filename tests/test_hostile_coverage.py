@@ -75,6 +75,7 @@ RECORDS: dict[str, str] = {
     "Step": "made by Flock.begin_step; every stage's run refuses any other",
     "Preparation": "made by prepare(), read by the caller",
     "Way": "made by Navigator.way_to, read by the caller",
+    "NavigationWarning": "a warning category shoal issues (Navigator.max_cells), never reads",
 }
 
 

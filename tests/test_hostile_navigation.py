@@ -47,6 +47,30 @@ def navigator_cases() -> list[Case]:
         r"Navigator: clearance = ",
         labelled("clearance", {"negative": -1.0, "inf": INF}),
     )
+    cases += sweep(
+        "Navigator",
+        lambda s, v: Navigator(s.flock, max_cells=v),
+        r"Navigator: max_cells = ",
+        labelled("max_cells", {"too few": 100, "a float": 5000.0, "negative": -1, "True": True}),
+    )
+    cases += sweep(
+        "Navigator",
+        lambda s, v: Navigator(s.flock, margin=v),
+        r"Navigator: margin = ",
+        labelled("margin", {"zero": 0.0, "NaN": NAN, "inf": INF, "a str": "5"}),
+    )
+    for name, values in (
+        ("cell", {"zero": 0.0, "NaN": NAN, "None": None}),
+        ("clearance", {"negative": -1.0, "inf": INF}),
+        ("max_cells", {"too few": 100, "a float": 5000.0}),
+        ("margin", {"negative": -3.0, "NaN": NAN}),
+    ):
+        cases += sweep(
+            f"Navigator.{name}",
+            lambda s, v, name=name: setattr(_nav(s), name, v),
+            rf"Navigator: {name} = ",
+            labelled(name, values),
+        )
     return cases
 
 

@@ -237,7 +237,13 @@ class Navigator:
     @property
     def grid(self) -> NavGrid:
         """The walkable raster of the flock's obstacles (rebuilt when they change, and a
-        window's moved when what it keeps in view nears its edge: checked once a step)."""
+        window's moved when what it keeps in view nears its edge: checked once a step).
+
+        A `shoal.systems.obstacles.nav_grid.NavGrid`; what it tells: ``left``, ``bottom``,
+        ``width``, ``height`` (what the cells cover: the world, or a window of it),
+        ``window`` (whether a window), ``nx``, ``ny`` (cells across and up), ``cell_w``,
+        ``cell_h`` (a cell's size, px), ``clearance`` (px), ``blocked`` ((ny, nx), 1 where a
+        cell is blocked), ``cell_of(x, y)`` (the cell holding a point)."""
         flock = self.flock
         obstacles = obstacle_field(flock)
         grid, config = self._grid, flock.config
