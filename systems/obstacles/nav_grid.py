@@ -131,7 +131,9 @@ class NavGrid:
         if self.window:
             local = self.local(points)
             on = (local >= 0.0).all(axis=1) & (local[:, 0] < self.width)
-            points = points[on & (local[:, 1] < self.height)]
+            on &= local[:, 1] < self.height
+            if not on.all():
+                points = points[on]
         cells = self.cells_of(points)
         hugging = cells[self.blocked.ravel()[cells] == 1]
         if not len(hugging):

@@ -138,24 +138,26 @@ class SeekingSystem(FlockProcessor):
         food and an attractor's reach twice as far as they can be sensed.
         """
         kinds = (self.leaders, self.food, self.attractors, self.predators, self.prey)
-        none = [np.full(len(kind), -1, np.int64) for kind in kinds]
+        slots = [np.full(len(kind), -1, np.int64) for kind in kinds]
         if grid is None:
-            return none
+            return slots
         params, present = self.flock.species.params, self._present()
-        leads = self._wanted(self.leaders, P_LEADER_WEIGHT, present)
-        feeds = self._wanted(self.food, P_FOOD_WEIGHT, present)
-        draws = self._wanted(self.attractors, P_FOOD_WEIGHT, present)
-        hunts = self._wanted(self.prey, P_CHASE_WEIGHT, present)
         sense = 2.0 * float(params[present, P_FOOD_RANGE].max()) if present.any() else 0.0
-        boids = grid.reach_cells(self.flock.store.positions) if grid.window else None
-        return [
-            self._slots(nav, grid, self.leaders, leads, np.full(len(self.leaders), math.inf),
-                        boids),
-            self._slots(nav, grid, self.food, feeds, np.full(len(self.food), sense)),
-            self._slots(nav, grid, self.attractors, draws, 2.0 * self.attractors.radius),
-            none[3],
-            self._slots(nav, grid, self.prey, hunts, np.full(len(self.prey), math.inf), boids),
-        ]  # fmt: skip
+        boids = None  # the cells of the boids, which a window's far-reaching fields reach
+        if grid.window and (len(self.leaders) or len(self.prey)):
+            boids = grid.reach_cells(self.flock.store.positions)
+        for k, column, limits, until in (
+            (0, P_LEADER_WEIGHT, math.inf, boids),
+            (1, P_FOOD_WEIGHT, sense, None),
+            (2, P_FOOD_WEIGHT, 2.0 * self.attractors.radius, None),
+            (4, P_CHASE_WEIGHT, math.inf, boids),
+        ):
+            kind = kinds[k]
+            if len(kind):  # most scenes lack most kinds: no arrays made for them
+                wanted = self._wanted(kind, column, present)
+                reach = np.broadcast_to(limits, (len(kind),))
+                slots[k] = self._slots(nav, grid, kind, wanted, reach, until)
+        return slots
 
     def _present(self) -> BoolArray:
         """Which species have boids now."""
