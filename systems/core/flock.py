@@ -25,6 +25,7 @@ from shoal.systems.core.flock_arguments import (
 )
 from shoal.systems.core.grid import Grid, build_grid, query_rows
 from shoal.systems.core.members import Members
+from shoal.systems.core.placing import Area, FreeSpace, place
 from shoal.systems.core.species_table import RELATIONS, SpeciesTable
 from shoal.systems.core.step import Neighbours, Step, list_neighbours
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
@@ -64,6 +65,9 @@ class Flock(Embedding):
         self._step_entities: IntArray = np.zeros(0, np.int64)
         self._markers: dict[str, Boid] = {}
         self._current = (0.0, 0.0)
+        self.free_space: FreeSpace | None = None
+        """Narrows where `scatter` places boids to the room outside obstacles (set by the
+        obstacle stage: `shoal.systems.obstacles.room.free_room`); None: anywhere."""
         self._init_embedding()
         for s in species:
             self.add_species(s)
@@ -202,10 +206,25 @@ class Flock(Embedding):
         centre: tuple[float, float] | None = None,
         radius: float | None = None,
     ) -> IntArray:
-        """Spawn `count` boids at random (seeded): in a disc, or anywhere in the world.
+        """Spawn `count` boids at random (seeded), spaced: in a disc, or anywhere in the world.
 
-        The default area keeps clear of the `contain` margin. Give both `centre` and
-        `radius`, or neither.
+        Give both `centre` and `radius`, or neither. Without them the area is the world less
+        its `contain` margin; a disc stops at the world's edge unless the world wraps (one
+        wholly past the edge is taken as if the world went on).
+
+        With the obstacle stage (`install` adds it) boids go only into free room: outside
+        every obstacle, 4 px clear of it where the room allows (`SCATTER_CLEARANCE`), and in a
+        disc only where its centre reaches without crossing an obstacle (not behind a wall,
+        not in a closed pocket; for a centre inside an obstacle, the disc's largest room).
+        A disc that obstacles fill entirely is taken as if they were not there (the
+        collision stage then pushes the boids out).
+
+        Spacing: no two boids are closer than the species' `separation_radius` (nearer, they
+        push each other apart on the first step), or where the room is too crowded for that,
+        than about half of √(room / count), the side of the square each has when the room is
+        shared out evenly (jittered sites of a lattice: `shoal.systems.core.placing`). A room
+        too small even for that still gets them all: as many as fit, spaced, the rest at
+        random in the room, closer.
 
         Raises:
             ValueError: `count` is not an integer >= 0, an unknown species, only one of
@@ -218,17 +237,13 @@ class Flock(Embedding):
         self._members.check("scatter")
         self._check_room("scatter", "count", count)
         # Checked before drawing: a refused scatter leaves the generator as it was.
-        if area is None:
-            pad = self.config.margin if self.config.boundary == "contain" else 0.0
-            left, right, bottom, top = self.config.bounds
-            low = (left + pad, bottom + pad)
-            high = (right - pad, top - pad)
-            pos = self.rng.uniform(low, high, size=(count, 2))
-            return self.spawn(species, pos)
-        angle = self.rng.uniform(0, 2 * math.pi, count)
-        dist = area[2] * np.sqrt(self.rng.uniform(0, 1, count))
-        pos = np.array(area[:2]) + np.column_stack((dist * np.cos(angle), dist * np.sin(angle)))
-        return self.spawn(species, pos)
+        edge = None if self.config.wraps else self.config.bounds
+        where = self._world_area() if area is None else Area.disc(*area, within=edge)
+        room = None
+        if self.free_space is not None and count and where.size > 0.0:
+            room = self.free_space(self, where, count)
+        spacing = self.species[species].separation_radius
+        return self.spawn(species, place(self.rng, where, count, room, spacing).points)
 
     def despawn(self, entities: int | Iterable[int]) -> None:
         """Delete boids now: their rows go at once, their esper entities at the next process.
@@ -426,6 +441,12 @@ class Flock(Embedding):
         ):
             return
         self.store.reorder(last.cells.row)
+
+    def _world_area(self) -> Area:
+        """The world, less the `contain` margin: where `scatter` places without a disc."""
+        pad = self.config.margin if self.config.boundary == "contain" else 0.0
+        left, right, bottom, top = self.config.bounds
+        return Area((left + pad, bottom + pad), (right - pad, top - pad))
 
     def _check_room(self, owner: str, argument: str, count: int) -> None:
         """Refuse, before allocating anything, a spawn that would exceed `MAX_BOIDS`."""

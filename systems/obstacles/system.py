@@ -10,6 +10,7 @@ from shoal.systems.obstacles.avoid_kernel import avoid, avoid_chunks
 from shoal.systems.obstacles.field import no_obstacles, obstacle_field
 from shoal.systems.obstacles.goals import reaim_goals
 from shoal.systems.obstacles.navigation import navigator
+from shoal.systems.obstacles.room import free_room
 
 if TYPE_CHECKING:
     from shoal.systems.core.flock import Flock
@@ -42,6 +43,9 @@ class ObstacleSystem(FlockProcessor):
     def __init__(self, flock: "Flock", margin: float = BODY_MARGIN) -> None:
         super().__init__(flock)
         self.margin = check.number("ObstacleSystem", "margin", margin, low=0.0)
+        # Core may not import this stage: the stage tells the flock where free room is, so
+        # that `Flock.scatter` places no boid inside an obstacle or behind a wall.
+        flock.free_space = free_room
 
     def run(self, step: Step) -> None:
         """Adds to the store's accelerations (from positions, velocities, `step.goals` and
