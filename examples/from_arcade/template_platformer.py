@@ -101,9 +101,9 @@ class GameView(arcade.View):
             layer_options=layer_options,
         )
         self.flock = shoal.install(shoal.FlockConfig.from_bounds(tile_map, margin=100), [BEE], replace=True, looks={"bee": BEE_LOOK})  # shoal
-        self.flock.scatter("bee", 16, centre=(128, 300), radius=60)  # shoal
         for wall in tile_map.sprite_lists["Platforms"]:  # shoal
             self.flock.create_entity(shoal.Obstacle(shoal.Rect(*wall.position, wall.width, wall.height)))  # shoal
+        self.flock.scatter("bee", 16, centre=(128, 300), radius=60)  # shoal
 
         # Set the window background color to the same as the map if it has one
         if tile_map.background_color:
