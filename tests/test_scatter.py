@@ -1,7 +1,9 @@
-"""`Flock.scatter` (issue 40): spaced boids, seeded, only in the free room of their disc
-(outside every obstacle, a little clear of it, and reachable from the centre), in a real
-tile map: arcade's procedural cave, its walls a `SpriteList` of 32 px tiles."""
+"""`Flock.scatter` (issue 40): seeded boids only in the free room of their disc (outside
+every obstacle, a little clear of it, and reachable from the centre), not stacked, in a real
+tile map: arcade's procedural cave, its walls a `SpriteList` of 32 px tiles; without
+obstacles, the draws it always made."""
 
+import copy
 import math
 import sys
 from collections import deque
@@ -12,7 +14,6 @@ import pytest
 
 from shoal.components import Circle, Polygon, Rect, Species
 from shoal.systems import Flock, FlockConfig, add_obstacles, install
-from shoal.systems.core.placing import Area, place
 from shoal.systems.obstacles.field import inside_obstacle, obstacle_field, surface
 from shoal.systems.obstacles.room import SCATTER_CLEARANCE
 
@@ -23,16 +24,19 @@ COLUMNS, ROWS = 60, 50
 """A corner of arcade's cave (its rules, seeded): 1,920 × 1,600 px, ~1,400 wall tiles."""
 FOLLOWERS, RADIUS = 100, 60.0
 """issue 40's user: 100 followers scattered round the player, radius 60."""
-SPACING = 0.35
-"""No two boids are closer than their separation radius or, in a crowded room, than this
-share of √(room / count), the side of the square each would have if the free room were
-shared out evenly (scatter promises half of the pitch it ends with, which starts there and
-may shrink a little for a lattice to fit)."""
+SPREAD = 0.3
+"""The median distance from a boid to its nearest other is at least this share of
+√(room / count), the side of the square each would have if the free room were shared out
+evenly (uniform draws give about 0.47 of it; boids pushed out of rock onto one face of it,
+as scatter once left them, a few hundredths)."""
 
 
-def spacing(room: float, count: int, separation: float = 18.0) -> float:
-    """The least distance scatter keeps between `count` boids in `room` px² (`SPACING`)."""
-    return min(separation, SPACING * math.sqrt(room / count))
+def median_nearest(points: np.ndarray) -> float:
+    """The median distance from each point to its nearest other."""
+    gaps = points[:, None, :] - points[None, :, :]
+    distance = np.hypot(gaps[..., 0], gaps[..., 1])
+    np.fill_diagonal(distance, np.inf)
+    return float(np.median(distance.min(axis=1)))
 
 
 FLY = Species("fly", max_speed=500, min_speed=0, leader_weight=8, separation_weight=3)
@@ -115,7 +119,7 @@ def tiles_of(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def test_followers_scatter_only_into_the_free_room_their_player_reaches() -> None:
     """Round a player beside walls, and where the disc holds rock and pockets behind walls:
     no follower in a wall or nearer one than the clearance, none on the far side of a wall,
-    none outside the disc, none nearer another than `spacing` allows."""
+    none outside the disc, and spread over the room (`SPREAD`), not stacked."""
     flock, grid = cave_flock()
     field = obstacle_field(flock)
     pockets = behind_walls(grid)
@@ -132,8 +136,9 @@ def test_followers_scatter_only_into_the_free_room_their_player_reaches() -> Non
         assert surface(field, placed).distance.min() >= SCATTER_CLEARANCE - 1e-9, centre
         assert reachable_tiles(grid, centre, RADIUS)[rows, columns].all(), centre
         assert np.hypot(*(placed - centre).T).max() <= RADIUS, centre
-        least = spacing(free_room(flock, grid, centre, RADIUS), FOLLOWERS)
-        assert min_distance(placed) >= least, (centre, min_distance(placed), least)
+        even = math.sqrt(free_room(flock, grid, centre, RADIUS) / FOLLOWERS)
+        assert median_nearest(placed) >= SPREAD * even, (centre, median_nearest(placed), even)
+        assert min_distance(placed) > 0.0, centre
         flock.despawn(entities)
 
 
@@ -207,50 +212,56 @@ def test_a_disc_that_rock_fills_places_as_without_obstacles() -> None:
 
 
 # --- open water -----------------------------------------------------------------------------
-@pytest.mark.parametrize("count", [1, 7, 100, 2000])
-def test_open_water_scatters_spaced_in_the_disc(count: int) -> None:
-    flock = install(FlockConfig(800, 600, seed=2), [Species("fish")])
-    flock.scatter("fish", count, centre=(400.0, 300.0), radius=120.0)
-    assert len(flock) == count
-    assert (np.hypot(*(flock.positions - (400.0, 300.0)).T) <= 120.0).all()
-    if count > 1:  # 18 px apart (the separation radius) for a few, evenly spread for many
-        assert min_distance(flock.positions) >= spacing(math.pi * 120.0**2, count)
-
-
-def test_the_world_form_keeps_inside_the_contain_margin_spaced() -> None:
-    flock = install(FlockConfig(800, 600, boundary="contain", margin=50, seed=2), [Species("a")])
-    flock.scatter("a", 1000)
-    x, y = flock.positions.T
-    assert (x >= 50).all() and (x < 750).all() and (y >= 50).all() and (y < 550).all()
-    assert min_distance(flock.positions) >= spacing(700 * 500, 1000)
+@pytest.mark.parametrize("boundary", ["contain", "bounce", "wrap"])
+@pytest.mark.parametrize("disc", [True, False])
+def test_without_obstacles_scatter_draws_what_it_always_drew(boundary: str, disc: bool) -> None:
+    """The draws of earlier releases, from the same generator: a flock without obstacles
+    (every seeded scene, test and benchmark made before obstacles narrowed scatter) starts
+    where it always started."""
+    config = FlockConfig(800, 600, boundary=boundary, margin=50, seed=2)
+    flock = install(config, [Species("fish")])
+    rng = copy.deepcopy(flock.rng)
+    if disc:
+        flock.scatter("fish", 300, centre=(10.0, 300.0), radius=120.0)
+        angle = rng.uniform(0, 2 * math.pi, 300)
+        dist = 120.0 * np.sqrt(rng.uniform(0, 1, 300))
+        drawn = np.array((10.0, 300.0)) + np.column_stack(
+            (dist * np.cos(angle), dist * np.sin(angle))
+        )
+    else:
+        flock.scatter("fish", 300)
+        pad = 50.0 if boundary == "contain" else 0.0
+        drawn = rng.uniform((pad, pad), (800.0 - pad, 600.0 - pad), size=(300, 2))
+    assert np.array_equal(flock.positions, drawn)
 
 
 @pytest.mark.parametrize("boundary", ["contain", "bounce", "wrap"])
-def test_a_disc_across_the_worlds_edge_stops_there_unless_the_world_wraps(boundary: str) -> None:
+def test_with_obstacles_a_disc_across_the_worlds_edge_stops_there_unless_it_wraps(
+    boundary: str,
+) -> None:
     flock = install(FlockConfig(800, 600, boundary=boundary, seed=2), [Species("fish")])
+    add_obstacles(flock, [Circle(600.0, 300.0, 20.0)])  # elsewhere in the world
     flock.scatter("fish", 200, centre=(10.0, 300.0), radius=100.0)
     x = flock.positions[:, 0]
     assert (x >= -90.0).all() and (x <= 110.0).all()
     assert (x < 0.0).any() if boundary == "wrap" else (x >= 0.0).all()
 
 
+def test_the_world_form_keeps_inside_the_contain_margin_and_out_of_the_rock() -> None:
+    flock = install(FlockConfig(800, 600, boundary="contain", margin=50, seed=2), [Species("a")])
+    add_obstacles(flock, [Rect(400.0, 300.0, 200.0, 100.0)])
+    flock.scatter("a", 1000)
+    x, y = flock.positions.T
+    assert (x >= 50).all() and (x < 750).all() and (y >= 50).all() and (y < 550).all()
+    assert not inside_obstacle(obstacle_field(flock), flock.positions).any()
+    assert median_nearest(flock.positions) >= SPREAD * math.sqrt((700 * 500 - 20_000) / 1000)
+
+
 def test_a_disc_wholly_past_the_edge_scatters_as_if_the_world_went_on() -> None:
     flock = install(FlockConfig(800, 600, seed=2), [Species("fish")])
+    add_obstacles(flock, [Circle(600.0, 300.0, 20.0)])
     flock.scatter("fish", 5, centre=(-500.0, 300.0), radius=100.0)
     assert (np.hypot(*(flock.positions - (-500.0, 300.0)).T) <= 100.0).all()
-
-
-def test_place_keeps_its_stated_spacing_and_never_leaves_the_area() -> None:
-    for seed in range(20):
-        rng = np.random.default_rng(seed)
-        count = int(rng.integers(2, 400))
-        area = Area.disc(0.0, 0.0, float(rng.uniform(1.0, 300.0)), within=None)
-        wanted = float(rng.uniform(0.0, 30.0))
-        placement = place(rng, area, count, spacing=wanted)
-        assert placement.points.shape == (count, 2)
-        assert area.contains(placement.points).all()
-        assert placement.spacing >= spacing(area.size, count, wanted)
-        assert min_distance(placement.points) >= placement.spacing
 
 
 def test_a_disc_of_radius_zero_puts_every_boid_at_its_centre() -> None:

@@ -18,10 +18,8 @@ SECONDS = 60
 # (the same phase).
 SMALL = 0.3
 # A school's polarization in a walled tank varies by 10 % between pairs of seeds (the walls
-# turn it), and its spacing by as much between fours of seeds (with scatter's spaced start,
-# seeds 0-3 put 1/120 s 10.3 % from 1/60 s; seeds 0-7 within 2 %): seeds 0-7 for it, 0-1
-# for the rest.
-SEEDS = {"school": 8}
+# turn it): seeds 0-3 for it (benchmarks/timestep.py --seeds 4: within 6 %), 0-1 for the rest.
+SEEDS = {"school": 4}
 
 
 def measures(name: str, dt: float) -> dict[str, float]:

@@ -206,25 +206,21 @@ class Flock(Embedding):
         centre: tuple[float, float] | None = None,
         radius: float | None = None,
     ) -> IntArray:
-        """Spawn `count` boids at random (seeded), spaced: in a disc, or anywhere in the world.
+        """Spawn `count` boids at random (seeded): in a disc, or anywhere in the world.
 
         Give both `centre` and `radius`, or neither. Without them the area is the world less
-        its `contain` margin; a disc stops at the world's edge unless the world wraps (one
-        wholly past the edge is taken as if the world went on).
+        its `contain` margin.
 
         With the obstacle stage (`install` adds it) boids go only into free room: outside
         every obstacle, 4 px clear of it where the room allows (`SCATTER_CLEARANCE`), and in a
         disc only where its centre reaches without crossing an obstacle (not behind a wall,
-        not in a closed pocket; for a centre inside an obstacle, the disc's largest room).
-        A disc that obstacles fill entirely is taken as if they were not there (the
+        not in a closed pocket, not past a world edge that does not wrap; for a centre
+        inside an obstacle, the disc's largest room). A boid whose draw lands outside that
+        room is drawn again in a part of the room of its own, not stacked on a wall's face
+        (`shoal.systems.core.placing`); without obstacles the draws are uniform, as they
+        always were. Obstacles added after the scatter are not looked at: add the walls
+        first. A disc that obstacles fill entirely is taken as if they were not there (the
         collision stage then pushes the boids out).
-
-        Spacing: no two boids are closer than the species' `separation_radius` (nearer, they
-        push each other apart on the first step), or where the room is too crowded for that,
-        than about half of √(room / count), the side of the square each has when the room is
-        shared out evenly (jittered sites of a lattice: `shoal.systems.core.placing`). A room
-        too small even for that still gets them all: as many as fit, spaced, the rest at
-        random in the room, closer.
 
         Raises:
             ValueError: `count` is not an integer >= 0, an unknown species, only one of
@@ -242,8 +238,7 @@ class Flock(Embedding):
         room = None
         if self.free_space is not None and count and where.size > 0.0:
             room = self.free_space(self, where, count)
-        spacing = self.species[species].separation_radius
-        return self.spawn(species, place(self.rng, where, count, room, spacing).points)
+        return self.spawn(species, place(self.rng, where, count, room))
 
     def despawn(self, entities: int | Iterable[int]) -> None:
         """Delete boids now: their rows go at once, their esper entities at the next process.
