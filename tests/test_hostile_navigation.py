@@ -1,6 +1,7 @@
 """Hostile input to navigation: the navigator and its fields, obstacles from a host's scene,
 a step's goal terms and the groups metric (see tests/hostile.py)."""
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -66,12 +67,14 @@ def navigator_cases() -> list[Case]:
         ("margin", {"negative": -3.0, "NaN": NAN}),
     ):
         cases += sweep(
-            f"Navigator.{name}",
-            lambda s, v, name=name: setattr(_nav(s), name, v),
-            rf"Navigator: {name} = ",
-            labelled(name, values),
+            f"Navigator.{name}", _setting(name), rf"Navigator: {name} = ", labelled(name, values)
         )
     return cases
+
+
+def _setting(name: str) -> Callable[[Scene, Any], object]:
+    """A call that sets the scene's navigator's setting `name` to its value."""
+    return lambda scene, value: setattr(_nav(scene), name, value)
 
 
 def field_cases() -> list[Case]:
