@@ -7,7 +7,8 @@ line_of_sight's columns (the scenes of `benchmarks/map_scenes.py`).
 
 Prints, per cave seed: the share of followers within `NEAR` px of the player when its walk
 ends and `SETTLE` s later, the followers' median nearest-neighbour distance then, whether a
-boid was ever inside a wall, the navigation windows placed, and the slowest step; per
+boid was ever inside a wall, the navigation windows placed, and the slowest step (the
+kernels loaded first, as a game does behind its loading screen: `warm_up`); per
 column seed: the share of hunters within `NEAR` px of the player `HUNT_SETTLE` s after it
 stopped behind the columns, for the docs' fly and for the same fly with the default agility
 ("sluggish": it comes round only by navigating; compare with --no-navigation).
@@ -28,7 +29,7 @@ import map_scenes
 import numpy as np
 import numpy.typing as npt
 
-from shoal.systems import navigator
+from shoal.systems import navigator, warm_up
 from shoal.systems.obstacles.field import inside_obstacle, obstacle_field
 
 NEAR = 250.0
@@ -130,6 +131,7 @@ def main() -> None:
     parser.add_argument("--no-navigation", action="store_true", help="goals steer straight")
     args = parser.parse_args()
     arcade.Window(1280, 720, visible=False)
+    warm_up()  # the kernels loaded first, as a game does behind its loading screen
     print(f"{'scene':8} {'seed':>4} {'near at stop':>12} {'near after':>10} "
           f"{'nn px':>6} {'inside':>6} {'windows':>7} {'slowest ms':>10}")  # fmt: skip
     for kind in ("cave", "hunt", "sluggish"):
