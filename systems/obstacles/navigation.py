@@ -73,6 +73,10 @@ flee map: away from where the threat was, at most 2 cells off)."""
 REUSE_SECONDS = 0.25
 """A field is reused (`REUSE_CELLS`) for this long after it was built: a target that stops
 gets its own field soon after."""
+WINDOW_REUSE = 60.0
+"""px: in a window (a big world), a moving target's field is reused while the target is
+this near where it was built (and sees that spot, for at most `REUSE_SECONDS`): its fields
+reach every boid of the window, at up to a few ms each."""
 WINDOW_CELLS = 1 << 17
 """Default `Navigator.max_cells`: a window of 3,620 × 3,620 px in cells of 10 px."""
 MIN_CELLS = 1 << 10
@@ -636,9 +640,11 @@ class Navigator:
         self, grid: NavGrid, kind: str, reach: float, x: float, y: float
     ) -> "_Entry | None":
         """The field of `kind` ("seek" or "flee") with this limit or radius (`reach`) built
-        for the spot nearest (x, y) within `REUSE_CELLS` cells in the last `REUSE_SECONDS`,
-        if (x, y) sees that spot in a straight line."""
+        for the spot nearest (x, y) within `REUSE_CELLS` cells (in a window, `WINDOW_REUSE`
+        px) in the last `REUSE_SECONDS`, if (x, y) sees that spot in a straight line."""
         most = REUSE_CELLS * max(grid.cell_w, grid.cell_h)
+        if grid.window:  # its fields reach far: each costs more, and is worth more reuse
+            most = max(most, WINDOW_REUSE)
         flock = self.flock
         oldest = self._now() - REUSE_SECONDS / (flock.step_state.dt or flock.config.dt)
         best, best_distance = None, math.inf
