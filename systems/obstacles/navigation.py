@@ -95,7 +95,8 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
 class NavigationWarning(UserWarning):
-    """Navigation had to make its cells coarser than asked (see `Navigator.max_cells`)."""
+    """Navigation had to give something up: cells coarser than asked, or boids outside its
+    window (see `Navigator.max_cells`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +142,10 @@ class Navigator:
     rasterized through a window round the boids and the leaders, prey and predators they
     react to, `margin` px wider on every side, in cells of `cell` px: fields and ways are
     known inside it, and it moves (a new raster, the fields built again) when they come
-    within half a margin of its edge. A window that would need more than `max_cells` cells
-    (boids spread over a map) gets larger cells, with a `NavigationWarning` naming
-    `max_cells`; a larger torus world does too.
+    within half a margin of its edge. Where the boids spread wider than `max_cells` cells
+    cover, the window keeps to their goals (boids beyond it steer straight); where the goals
+    do, and in a larger torus world, the cells grow. Each says so once, with a
+    `NavigationWarning` naming `max_cells`.
 
     Args:
         flock: the flock whose world and obstacles it navigates.
@@ -312,8 +314,9 @@ class Navigator:
             budget = need_w * need_h
             self._warn(
                 "coarse",
-                f"the goals of the boids (leaders, prey, predators) span "
-                f"{focus[2] - focus[0]:g} × {focus[3] - focus[1]:g} px, more than "
+                f"what the window must keep in view (the goals: leaders, prey, predators; "
+                f"or the boids, without goals) spans {focus[2] - focus[0]:g} × "
+                f"{focus[3] - focus[1]:g} px, more than "
                 f"max_cells = {self._max_cells:,} cells of {self._cell:g} px cover: the "
                 f"cells are {cell:.1f} px, which close gaps narrower than them",
             )
