@@ -12,6 +12,7 @@ screen's frames for as long (1.15 s measured).
 
 import contextlib
 import functools
+import math
 import os
 import subprocess
 import sys
@@ -275,6 +276,9 @@ def _measure(flock: Flock) -> None:
     nav.way_to((100.0, 140.0), [(100.0, 60.0)])
     nav.waypoint((100.0, 140.0), (100.0, 60.0), 20.0)
     nav.sample(np.array([nav.flee_slot(100.0, 140.0, 80.0)]), np.array([(100.0, 60.0)]))
+    nav.grid.reach_cells(positions)  # what a window's far-reaching fields reach (big worlds)
+    for x in (100.0, 112.0):  # a moving target: its field reused from a spot it sees
+        nav.seek_slots(np.array([(x, 160.0)]), np.array([math.inf]))
     _draw(positions, velocities)
 
 

@@ -3,7 +3,8 @@
 ``python tests/warm_check.py`` calls `warm_up()`, notes how many signatures every numba
 dispatcher of shoal has, plays a scene that uses every stage (leaders, food, attractors,
 predators, obstacles of every shape, several species and relations, every steering style,
-contain, bounce and wrap worlds, a flock large enough for the threaded kernels, paused
+contain, bounce and wrap worlds, a flock large enough for the threaded kernels, a world
+navigated through a window (a big map), paused
 steps, queries, metrics, navigation round a host's wall sprites and the navigator's queries,
 the render stage and the debug overlay) and prints, as JSON, the
 dispatchers that gained a signature, with the new ones (`new`). Then, as a control, it calls
@@ -199,6 +200,29 @@ def crowd() -> None:
     esper.delete_world("crowd")
 
 
+def big_map() -> None:
+    """A world too large to rasterize whole: navigation through a window that moves, with
+    a tied leader and prey and a host's wall sprites (`Navigator.max_cells`)."""
+    flock = install(FlockConfig(20_000, 20_000, seed=3), species(), world="big map")
+    walls: arcade.SpriteList[arcade.SpriteSolidColor] = arcade.SpriteList()
+    for k in range(8):  # a wall of tiles between the boids and their leader
+        walls.append(arcade.SpriteSolidColor(32, 32, 3200, 2900 + 32 * k))
+    add_obstacles(flock, walls)
+    leader, prey = Position(3400.0, 3000.0), Position(3450.0, 3100.0)
+    flock.create_entity(leader, Velocity(0.0, 0.0), Leader())
+    flock.create_entity(prey, Velocity(0.0, 0.0), Prey())
+    flock.scatter("fish", 40, centre=(3000.0, 3000.0), radius=100.0)
+    flock.scatter("shark", 2, centre=(3000.0, 3000.0), radius=100.0)
+    for k in range(6):
+        if k == 3:  # far off: the window moves
+            flock.positions[:] += 5000.0
+            leader.x, prey.x = leader.x + 5000.0, prey.x + 5000.0
+            leader.y, prey.y = leader.y + 5000.0, prey.y + 5000.0
+        flock.step()
+    navigator(flock).way_to((8400.0, 8000.0), flock.positions)
+    esper.delete_world("big map")
+
+
 def scene() -> None:
     """Every stage, in each boundary mode."""
     window = arcade.Window(320, 240, "warm check", visible=False)
@@ -212,6 +236,7 @@ def scene() -> None:
         draw(flock)
         uninstall(flock)  # deletes the world install made
     crowd()
+    big_map()
     window.close()
 
 

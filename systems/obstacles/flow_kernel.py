@@ -308,6 +308,51 @@ def _look_back(
 
 
 @njit_no_refcount(cache=True, nogil=True)
+def cells_to_reach(
+    points: FloatArray,
+    left: float,
+    bottom: float,
+    cell_w: float,
+    cell_h: float,
+    blocked: ByteArray,
+    wrap: bool,
+    window: bool,
+    around: int,
+    out: IntArray,
+) -> int:
+    """Write into `out` (at least (2·around + 1)² + 1 slots a point) the flat cells a march
+    must reach for each of `points` to read its way; returns how many it wrote. A point's
+    own cell (clamped to the grid, or wrapped), and for a point in a blocked cell the cells
+    `around` it; a window (`window`) leaves out the points past its edge."""
+    ny, nx = blocked.shape
+    width, height = nx * cell_w, ny * cell_h
+    count = 0
+    for i in range(points.shape[0]):
+        x, y = points[i, 0] - left, points[i, 1] - bottom
+        if window and not (0.0 <= x < width and 0.0 <= y < height):
+            continue
+        ix, iy = math.floor(x / cell_w), math.floor(y / cell_h)
+        if wrap:
+            ix, iy = index_in(ix, nx), index_in(iy, ny)
+        else:
+            ix, iy = min(max(ix, 0), nx - 1), min(max(iy, 0), ny - 1)
+        out[count] = iy * nx + ix
+        count += 1
+        if not blocked[iy, ix]:
+            continue
+        for jy in range(iy - around, iy + around + 1):
+            for jx in range(ix - around, ix + around + 1):
+                if wrap:
+                    out[count] = index_in(jy, ny) * nx + index_in(jx, nx)
+                elif 0 <= jx < nx and 0 <= jy < ny:
+                    out[count] = jy * nx + jx
+                else:
+                    continue
+                count += 1
+    return count
+
+
+@njit_no_refcount(cache=True, nogil=True)
 def visibility(distance: FloatArray, sx: int, sy: int, wrap: bool, vis: PoolArray) -> None:
     """vis ≥ 0.5 where the straight line from the cell to source cell (sx, sy) crosses only
     reached cells; ring by ring outward, each cell taking the visibility one cell back

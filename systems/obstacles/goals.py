@@ -74,6 +74,8 @@ def _reaim_flee(nav: Navigator, grid: NavGrid, step: Step, margin: float) -> Non
     flock = nav.flock
     store, table = flock.store, flock.species
     params, goals = table.params, step.goals
+    if not goals[:, 0:2].any():  # no one flees this step (most steps): no threats to gather
+        return
     feared = np.ascontiguousarray((table.relations == RELATION_FLEE).T)  # [threat, fearful]
     with flock.in_world():
         predators = gather(Predator, table)

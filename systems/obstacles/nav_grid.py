@@ -19,6 +19,7 @@ from shoal.systems.obstacles.flow_kernel import (
     C_VIS,
     ByteArray,
     PoolArray,
+    cells_to_reach,
     descent,
     flee_values,
     march,
@@ -128,26 +129,12 @@ class NavGrid:
         (a march's `until`): its own cell, and for a point in a blocked cell (hugging a
         wall) the cells round it that `shoal.systems.obstacles.way_kernel.sample` reads
         then. A window leaves out the points past its edge."""
-        if self.window:
-            local = self.local(points)
-            on = (local >= 0.0).all(axis=1) & (local[:, 0] < self.width)
-            on &= local[:, 1] < self.height
-            if not on.all():
-                points = points[on]
-        cells = self.cells_of(points)
-        hugging = cells[self.blocked.ravel()[cells] == 1]
-        if not len(hugging):
-            return cells
-        ix, iy = hugging % self.nx, hugging // self.nx
-        span = np.arange(-_READ_CELLS, _READ_CELLS + 1)
-        jx, jy = np.broadcast_arrays(
-            (ix[:, None, None] + span[None, None, :]), (iy[:, None, None] + span[None, :, None])
-        )
-        jx, jy = jx.ravel(), jy.ravel()
-        if self.wrap:
-            jx, jy = jx % self.nx, jy % self.ny
-        keep = (jx >= 0) & (jx < self.nx) & (jy >= 0) & (jy < self.ny)
-        return np.concatenate((cells, jy[keep] * self.nx + jx[keep]))
+        out = np.empty(len(points) * ((2 * _READ_CELLS + 1) ** 2 + 1), np.int64)
+        count = cells_to_reach(
+            points, self.left, self.bottom, self.cell_w, self.cell_h, self.blocked, self.wrap,
+            self.window, _READ_CELLS, out,
+        )  # fmt: skip
+        return out[:count]
 
 
 def build_nav_grid(
