@@ -18,6 +18,7 @@ from shoal.systems.obstacles.field import inside_obstacle, obstacle_field, surfa
 from shoal.systems.obstacles.room import SCATTER_CLEARANCE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from big_map import nearest_neighbour
 from map_scenes import TILE, cave_grid, largest_cave, wall_sprites
 
 COLUMNS, ROWS = 60, 50
@@ -29,14 +30,6 @@ SPREAD = 0.3
 √(room / count), the side of the square each would have if the free room were shared out
 evenly (uniform draws give about 0.47 of it; boids pushed out of rock onto one face of it,
 as scatter once left them, a few hundredths)."""
-
-
-def median_nearest(points: np.ndarray) -> float:
-    """The median distance from each point to its nearest other."""
-    gaps = points[:, None, :] - points[None, :, :]
-    distance = np.hypot(gaps[..., 0], gaps[..., 1])
-    np.fill_diagonal(distance, np.inf)
-    return float(np.median(distance.min(axis=1)))
 
 
 FLY = Species("fly", max_speed=500, min_speed=0, leader_weight=8, separation_weight=3)
@@ -137,7 +130,7 @@ def test_followers_scatter_only_into_the_free_room_their_player_reaches() -> Non
         assert reachable_tiles(grid, centre, RADIUS)[rows, columns].all(), centre
         assert np.hypot(*(placed - centre).T).max() <= RADIUS, centre
         even = math.sqrt(free_room(flock, grid, centre, RADIUS) / FOLLOWERS)
-        assert median_nearest(placed) >= SPREAD * even, (centre, median_nearest(placed), even)
+        assert nearest_neighbour(placed) >= SPREAD * even, (centre, nearest_neighbour(placed), even)
         assert min_distance(placed) > 0.0, centre
         flock.despawn(entities)
 
@@ -254,7 +247,7 @@ def test_the_world_form_keeps_inside_the_contain_margin_and_out_of_the_rock() ->
     x, y = flock.positions.T
     assert (x >= 50).all() and (x < 750).all() and (y >= 50).all() and (y < 550).all()
     assert not inside_obstacle(obstacle_field(flock), flock.positions).any()
-    assert median_nearest(flock.positions) >= SPREAD * math.sqrt((700 * 500 - 20_000) / 1000)
+    assert nearest_neighbour(flock.positions) >= SPREAD * math.sqrt((700 * 500 - 20_000) / 1000)
 
 
 def test_a_disc_wholly_past_the_edge_scatters_as_if_the_world_went_on() -> None:
