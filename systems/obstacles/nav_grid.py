@@ -26,6 +26,7 @@ from shoal.systems.obstacles.flow_kernel import (
     rasterize,
     visibility,
 )
+from shoal.systems.obstacles.way_kernel import READ_CELLS
 
 NAV_CELL = 10.0
 """Default side of a navigation cell (px); larger in a world rasterized whole that would
@@ -44,9 +45,6 @@ NEAR_COST = 1.0
 """How much more a px costs right beside a wall than in open water."""
 # A target's field starts from the free cells this many cells round it that it can see.
 _SEED_CELLS = 2
-# A point in a blocked cell reads its way from the cells this many round it (way_kernel's
-# _nearest_reached).
-_READ_CELLS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +127,10 @@ class NavGrid:
         (a march's `until`): its own cell, and for a point in a blocked cell (hugging a
         wall) the cells round it that `shoal.systems.obstacles.way_kernel.sample` reads
         then. A window leaves out the points past its edge."""
-        out = np.empty(len(points) * ((2 * _READ_CELLS + 1) ** 2 + 1), np.int64)
+        out = np.empty(len(points) * ((2 * READ_CELLS + 1) ** 2 + 1), np.int64)
         count = cells_to_reach(
             points, self.left, self.bottom, self.cell_w, self.cell_h, self.blocked, self.wrap,
-            self.window, _READ_CELLS, out,
+            self.window, READ_CELLS, out,
         )  # fmt: skip
         return out[:count]
 

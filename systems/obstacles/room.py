@@ -35,7 +35,7 @@ SCATTER_CLEARANCE = 4.0
 """Room a scattered boid keeps from obstacles where the room allows (px): about half a
 default fish's body."""
 _CELL = 4.0  # the largest cell where there are cells to spare (px): finer than a tile's side
-_CELLS_PER_BOID = 64  # enough cells that the room's lattice finds a site for every boid
+_CELLS_PER_BOID = 64  # enough cells that each boid redrawn into the room gets one of its own
 _MAX_CELLS = 1 << 18  # a large disc or world gets coarser cells, not more (time, memory)
 
 

@@ -33,6 +33,9 @@ _SEEN = 0.9
 # towards it counting this many px of the way: it leaves the wall first, where the best
 # cell overall, diagonally past a corner, would have it push into the corner.
 _OFF_WALL = 3.0
+READ_CELLS = 2
+"""A point whose cells are all walled reads the cells this many round it (5 × 5): a field
+must reach them for it to find its way (`NavGrid.reach_cells`)."""
 
 
 @njit_no_refcount(cache=True)
@@ -51,7 +54,7 @@ def sample(
     Bilinear over the four cells round the point, reading only reached cells (WAY_UNKNOWN
     more than half a cell off the grid, when it does not wrap). Visible when
     the reached cells' visibility averages at least _SEEN. A point whose four cells are
-    all walled (it hugs an obstacle) heads for the best reached cell of the 5 × 5 round it.
+    all walled (it hugs an obstacle) heads for the best reached cell `READ_CELLS` round it.
     """
     ny, nx = pool.shape[1], pool.shape[2]
     u, v = x / cell_w - 0.5, y / cell_h - 0.5
@@ -102,13 +105,13 @@ def _nearest_reached(
     ci: int,
     cj: int,
 ) -> tuple[int, float, float, float]:
-    """Towards the reached cell of the 5 × 5 round (ci, cj) with the least distance there
+    """Towards the reached cell `READ_CELLS` round (ci, cj) with the least distance there
     plus `_OFF_WALL` × the way to it; WAY_UNKNOWN if none."""
     ny, nx = pool.shape[1], pool.shape[2]
     best = best_d = math.inf
     best_x = best_y = 0.0
-    for j in range(cj - 2, cj + 3):
-        for i in range(ci - 2, ci + 3):
+    for j in range(cj - READ_CELLS, cj + READ_CELLS + 1):
+        for i in range(ci - READ_CELLS, ci + READ_CELLS + 1):
             ix, iy = _clamped(i, nx, wrap), _clamped(j, ny, wrap)
             d = pool[slot, iy, ix, C_DIST]
             if not math.isfinite(d):
