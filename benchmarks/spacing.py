@@ -16,6 +16,7 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components import Circle, Leader, Obstacle, Position, Species, Velocity
-from shoal.systems import FlockConfig, install, uninstall
+from shoal.systems import Flock, FlockConfig, install, uninstall
 
 DT = 1.0 / 60.0
 FOLLOWERS = 100
@@ -33,6 +34,9 @@ SETTLE, MEASURE = 2.0, 10.0
 WORLD = 2400.0
 CIRCLE = 500.0
 """px: the radius of the leader's circle, round the world's centre."""
+Watch = Callable[[Flock, Position, Velocity], None]
+"""Called at every measured step with the flock and the leader's position and velocity
+(benchmarks/docs_values.py measures more of the followers this way)."""
 CASES = {
     "fast fly, 300 px/s": (map_scenes.FOLLOWER, 300.0),
     "default, 80 px/s": (Species("fish"), 80.0),
@@ -56,8 +60,11 @@ def nearest(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return found
 
 
-def run(species: Species, speed: float, walls: bool, seed: int) -> Spacing:
-    """One run: followers of `species` behind a leader circling at `speed`."""
+def run(
+    species: Species, speed: float, walls: bool, seed: int, watch: Watch | None = None
+) -> Spacing:
+    """One run: followers of `species` behind a leader circling at `speed` (`watch`: see
+    `Watch`)."""
     flock = install(FlockConfig(WORLD, WORLD, seed=seed), [species], world="spacing", replace=True)
     middle = WORLD / 2
     if walls:  # pillars on the leader's circle, 90 px apart: it passes between them
@@ -82,6 +89,8 @@ def run(species: Species, speed: float, walls: bool, seed: int) -> Spacing:
             samples.append(
                 (float(np.median(gaps)), float((gaps < 1.0).mean()), float(np.median(to_leader)))
             )
+            if watch is not None:
+                watch(flock, leader, velocity)
     uninstall(flock)
     figures = np.array(samples)
     return Spacing(
