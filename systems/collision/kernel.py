@@ -2,12 +2,14 @@
 
 Phases per boid: did its move this step enter an obstacle? (a cast along the segment from
 where it started: a wall thinner than a step is met, not jumped) → stop it just before the
-contact → still inside anything? (almost never: a grid cell lookup) → push out to the
-nearest surface of the obstacle it is shallowest in, a few times (overlapping obstacles may
-push it into another: then into the corner between the two surfaces) → if still inside, walk
-out along several directions, and look at the free points round every obstacle and along the
-world's edge, and take the nearest point outside every obstacle → remove the inward part of
-the velocity, keeping the speed (turn, do not slow).
+contact and slide the rest of the move along the surface, up to the next one it meets →
+still inside anything? (almost never: a grid cell lookup) → push out to the nearest surface
+of the obstacle it is shallowest in, a few times (overlapping obstacles may push it into
+another: then into the corner between the two surfaces) → if still inside, walk out along
+several directions, and look at the free points round every obstacle and along the world's
+edge, and take the nearest point outside every obstacle → remove the inward part of the
+velocity, keeping the speed (turn, do not slow), and in a corner turn it along the face
+that leads out.
 
 Every candidate point is first put back into the world (clamped to the box, or wrapped), so
 a boid between an obstacle and the tank wall ends up in the tank and outside the obstacle.
@@ -43,6 +45,10 @@ _DIRECTIONS = 16
 _MARCH_STEPS = 32
 # The last resort also tries this many points along each edge of the world (and its corners).
 _EDGE_POINTS = 64
+# The most a boid turns a step to leave a corner (radians): its drawn heading lags at most 75°
+# behind its velocity (render/headings.py: MAX_LAG), so a turn of over 165° in one step would
+# draw it swimming backwards. A boid nose first in a narrow crevice turns round in two steps.
+_MAX_CORNER_TURN = math.radians(120.0)
 
 
 @numba.njit(cache=True)
@@ -250,6 +256,17 @@ def _slide(
 
 
 @njit_no_refcount(cache=True)
+def _move(sx: float, sy: float, px: float, py: float, world: World) -> tuple[float, float]:
+    """The move from s to p (the short way round a torus)."""
+    boundary, width, height, _, _ = world
+    dx, dy = px - sx, py - sy
+    if boundary == BOUNDARY_WRAP:
+        dx -= width * np.floor(dx / width + 0.5)
+        dy -= height * np.floor(dy / height + 0.5)
+    return dx, dy
+
+
+@njit_no_refcount(cache=True)
 def _sweep(
     geometry: Geometry,
     sx: float,
@@ -265,11 +282,8 @@ def _sweep(
     from p less the move, so that obstacles at either side of the edge are met.
     """
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    boundary, width, height, _, _ = world
-    dx, dy = px - sx, py - sy
-    if boundary == BOUNDARY_WRAP:
-        dx -= width * np.floor(dx / width + 0.5)
-        dy -= height * np.floor(dy / height + 0.5)
+    boundary = world[0]
+    dx, dy = _move(sx, sy, px, py, world)
     length = math.sqrt(dx * dx + dy * dy)
     if length == 0.0:
         return False, px, py, 0.0, 0.0
@@ -291,6 +305,94 @@ def _sweep(
     x, y = ox + back * ux + SKIN * nx, oy + back * uy + SKIN * ny
     x, y = _in_world(x, y, world)
     return True, x, y, nx, ny
+
+
+@njit_no_refcount(cache=True)
+def _slide_on(
+    geometry: Geometry,
+    cx: float,
+    cy: float,
+    nx: float,
+    ny: float,
+    ex: float,
+    ey: float,
+    world: World,
+) -> tuple[float, float]:
+    """Where a boid stopped at c on a surface of normal n goes with the rest of its move
+    (to e): along the surface, up to the next surface it meets.
+
+    Without this a boid that swims along a face, its heading tilted into it by a push that
+    presses it on (a slot between two kelp stems narrower than a fish), met the face at the
+    start of every step and stayed there, swimming at full speed.
+    """
+    rx, ry = _move(cx, cy, ex, ey, world)
+    inward = min(rx * nx + ry * ny, 0.0)
+    rx, ry = rx - inward * nx, ry - inward * ny
+    hit, x, y, _, _ = _sweep(geometry, cx, cy, cx + rx, cy + ry, world)
+    if hit:
+        return x, y
+    return _in_world(cx + rx, cy + ry, world)
+
+
+@njit_no_refcount(cache=True)
+def _off_corner(
+    geometry: Geometry,
+    px: float,
+    py: float,
+    heading: tuple[float, float],
+    vx: float,
+    vy: float,
+    nx: float,
+    ny: float,
+    reach: float,
+) -> tuple[float, float]:
+    """The velocity v that `_slide` left along a surface of normal n, turned out of the
+    corner when it runs into a second surface within `reach` (px); `heading` is the velocity
+    the boid came in with.
+
+    In a concave corner (a plant standing on the floor) the way along either surface leads
+    into the other. Slid along one face, a boid hits the other in its next step, is put back
+    on the corner and slid along that face, into the first: at full speed, on one spot, step
+    after step, and every boid that comes there lies on that one point. So it leaves along
+    whichever face leads away from the other, the one nearer its heading (speed kept),
+    turning at most `_MAX_CORNER_TURN` a step.
+    """
+    speed = math.sqrt(vx * vx + vy * vy)
+    if reach <= 0.0 or speed == 0.0:
+        return vx, vy
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    t, mx, my, o = first_hit(
+        shape_f, shape_i, seg, cell_start, cell_items, grid, px, py, vx / speed, vy / speed,
+        reach, 0.0,
+    )  # fmt: skip
+    if o < 0 or t > reach:
+        return vx, vy
+    ax, ay = -ny, nx  # along the first face, away from the second
+    if ax * mx + ay * my < 0.0:
+        ax, ay = -ax, -ay
+    bx, by = -my, mx  # along the second face, away from the first
+    if bx * nx + by * ny < 0.0:
+        bx, by = -bx, -by
+    hx, hy = heading
+    came = math.sqrt(hx * hx + hy * hy)
+    if came == 0.0:
+        hx, hy, came = vx, vy, speed
+    hx, hy = hx / came, hy / came
+    if ax * hx + ay * hy < bx * hx + by * hy:
+        ax, ay = bx, by  # the face nearer the heading
+    return _turned(hx, hy, ax, ay, speed)
+
+
+@numba.njit(cache=True)
+def _turned(hx: float, hy: float, ex: float, ey: float, speed: float) -> tuple[float, float]:
+    """`speed` along unit e, or where e is more than `_MAX_CORNER_TURN` from unit h, along h
+    turned that far towards e."""
+    if hx * ex + hy * ey >= math.cos(_MAX_CORNER_TURN):
+        return ex * speed, ey * speed
+    c, s = math.cos(_MAX_CORNER_TURN), math.sin(_MAX_CORNER_TURN)
+    if hx * ey - hy * ex < 0.0:  # e is to the right
+        s = -s
+    return (hx * c - hy * s) * speed, (hx * s + hy * c) * speed
 
 
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
@@ -315,9 +417,14 @@ def push_out(
     moved = 0
     for i in range(first, last):
         px, py = positions[i, 0], positions[i, 1]
-        hit, nx, ny = False, 0.0, 0.0
+        hit, nx, ny, reach = False, 0.0, 0.0, 0.0
         if swept:
-            hit, px, py, nx, ny = _sweep(geometry, start[i, 0], start[i, 1], px, py, world)
+            ex, ey = px, py
+            dx, dy = _move(start[i, 0], start[i, 1], ex, ey, world)
+            reach = math.sqrt(dx * dx + dy * dy)
+            hit, px, py, nx, ny = _sweep(geometry, start[i, 0], start[i, 1], ex, ey, world)
+            if hit:
+                px, py = _slide_on(geometry, px, py, nx, ny, ex, ey, world)
         if containing(shape_f, shape_i, seg, cell_start, cell_items, grid, px, py) >= 0:
             px, py, nx, ny = _free_position(geometry, free, px, py, world)
         elif not hit:
@@ -332,6 +439,9 @@ def push_out(
             params[s, P_MIN_SPEED],
             params[s, P_MAX_SPEED],
         )
+        # A step's travel ahead: where the next step's move would meet a second surface.
+        heading = (velocities[i, 0], velocities[i, 1])
+        vx, vy = _off_corner(geometry, px, py, heading, vx, vy, nx, ny, reach)
         velocities[i, 0], velocities[i, 1] = vx, vy
         moved += 1
     return moved

@@ -16,13 +16,16 @@ class CollisionSystem(FlockProcessor):
 
     A boid whose move this step (from where it was when the step began to where it is now)
     entered an obstacle stops a hair before it, whatever the speed and dt: a wall thinner
-    than one step is met, not jumped. A boid inside (or on the edge of) an obstacle goes to
-    the nearest point just outside it (outside every obstacle, and inside the world: clamped
-    to the tank in ``contain`` and ``bounce``, wrapped in ``wrap``), and loses the part of
-    its velocity that points into the surface; its speed is kept within the species'
-    [min_speed, max_speed] by turning it, not slowing it. Boids spawned inside an obstacle
-    come out at their first step. Only a world with no free room at all can leave a boid
-    inside.
+    than one step is met, not jumped; the rest of its move slides along the surface (up to
+    the next surface), so that a boid pressed on a wall still swims along it. A boid inside
+    (or on the edge of) an obstacle goes to the nearest point just outside it (outside every
+    obstacle, and inside the world: clamped to the tank in ``contain`` and ``bounce``,
+    wrapped in ``wrap``), and loses the part of its velocity that points into the surface;
+    its speed is kept within the species' [min_speed, max_speed] by turning it, not slowing
+    it. In a concave corner (a plant standing on the floor), where the way along either face
+    leads into the other, it turns along the face that leads out. Boids spawned inside an
+    obstacle come out at their first step. Only a world with no free room at all can leave a
+    boid inside.
 
     Attributes:
         pushed: how many boids the last step pushed out (obstacle avoidance keeps this near 0).
