@@ -26,6 +26,8 @@ from shoal.components import arguments as check
 from shoal.systems import Flock, FlockConfig, install
 
 DT = 1.0 / 60.0
+NO_BODIES = 0.0
+"""Every recipe's `personal_space`: the posts' boids have no bodies (they may overlap)."""
 """One frame (tick) of a post is one step of this many seconds."""
 MAX_COUNT = 100_000
 """The most boids a recipe starts with."""
@@ -108,6 +110,7 @@ def virtual_walls(seed: int = 0, count: int = 100, scale: float = 20.0) -> Recip
         walls="neighbours", separation_weight=5 / 8 * 10.0 * scale**3 / (fov**2 * max_speed),
         alignment_weight=2 / 8, cohesion_weight=1 / 8, min_speed=2.0 * scale,
         max_speed=max_speed, max_force=math.inf, max_turn_rate=math.inf,
+        personal_space=NO_BODIES,
     )  # fmt: skip
 
     def populate(flock: Flock) -> dict[str, int]:
@@ -144,6 +147,7 @@ def canvas(seed: int = 0, count: int = 70) -> Recipe:
         separation_weight=0.05 * fps * fps * 20.0 / limit, alignment_weight=0.05 * fps,
         cohesion_weight=0.005 * fps * fps, min_speed=0.0, max_speed=limit,
         max_force=math.inf, max_turn_rate=math.inf,
+        personal_space=NO_BODIES,
     )  # fmt: skip
 
     def populate(flock: Flock) -> dict[str, int]:
@@ -180,6 +184,7 @@ def leader(seed: int = 0, count: int = 50) -> Recipe:
         min_speed=60.0, max_speed=120.0, cruise_speed=120.0, cruise_rate=600.0,
         max_force=math.inf, max_turn_rate=math.inf, leader_weight=weight,
         leader_pull="spring", leader_range=120.0,
+        personal_space=NO_BODIES,
     )  # fmt: skip
 
     def populate(flock: Flock) -> dict[str, int]:
@@ -213,6 +218,7 @@ def prey(seed: int = 0, count: int = 60) -> Recipe:
         cohesion_weight=0.5, separation_weight=1.0, food_weight=0.5, min_speed=0.0,
         max_speed=600.0, max_force=50.0, force_cap="rules", acceleration="kept",
         max_turn_rate=math.inf,
+        personal_space=NO_BODIES,
     )  # fmt: skip
 
     def populate(flock: Flock) -> dict[str, int]:
@@ -253,6 +259,7 @@ def netlogo(seed: int = 0, count: int = 300, patch: float = 8.0) -> Recipe:
         fov_degrees=360.0, min_speed=patch * ticks, max_speed=patch * ticks,
         max_turn_rate=math.inf, separate_turn=1.5 * ticks, align_turn=5.0 * ticks,
         cohere_turn=3.0 * ticks,
+        personal_space=NO_BODIES,
     )  # fmt: skip
 
     def populate(flock: Flock) -> dict[str, int]:

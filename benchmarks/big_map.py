@@ -11,7 +11,7 @@ boid was ever inside a wall, the navigation windows placed, and the slowest step
 kernels loaded first, as a game does behind its loading screen: `warm_up`); per
 column seed: the share of hunters within `NEAR` px of the player `HUNT_SETTLE` s after it
 stopped behind the columns, for the docs' fly and for the same fly with the default agility
-("sluggish": it comes round only by navigating; compare with --no-navigation).
+("sluggish"; compare with --no-navigation: the cave needs navigation, the columns do not).
 """
 
 import argparse
@@ -84,7 +84,8 @@ def share_near(scene: map_scenes.MapScene) -> float:
 
 SLUGGISH = dataclasses.replace(map_scenes.HUNTER, max_force=160.0, max_turn_rate=300.0)
 """The hunting fly with the default agility (a fly of 500 px/s that turns in circles
-1,500 px wide): it comes round walls only by navigating."""
+1,500 px wide): without navigation it does not get through the cave, but it slides round
+the columns."""
 
 
 def run(kind: str, seed: int, navigate: bool = True) -> MapResult:

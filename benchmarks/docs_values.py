@@ -700,10 +700,10 @@ def recipe_rows(seeds: Sequence[int]) -> Iterator[Row]:
     with settling_leader():
         settled = recipe_compare.recipe("leader", 0)[0]
     setting = "recipe leader, leader_pull settle (seed 0)"
-    yield row(doc, setting, "gathered at the leader: spacing 13.6 px (the post's 4.8)",
-              about(13.6, 1.4, 1, " px (± 10 %)"), [settled["spacing"]])  # fmt: skip
-    yield row(doc, setting, "at its minimum speed, 60 px/s (the post's 120)",
-              about(60.0, 6.0, unit=" px/s (± 10 %)"), [settled["speed"]])  # fmt: skip
+    yield row(doc, setting, "packs onto the point behind the leader: spacing 0.4 px (the "
+              "post's 4.8)", about(0.4, 0.4, 1, " px"), [settled["spacing"]])  # fmt: skip
+    yield row(doc, setting, "at 100 px/s (the post's 120)",
+              about(100.0, 10.0, unit=" px/s (± 10 %)"), [settled["speed"]])  # fmt: skip
 
 
 # --- the table ----------------------------------------------------------------------------

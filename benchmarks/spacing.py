@@ -61,10 +61,11 @@ def nearest(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 def run(
-    species: Species, speed: float, walls: bool, seed: int, watch: Watch | None = None
-) -> Spacing:
-    """One run: followers of `species` behind a leader circling at `speed` (`watch`: see
-    `Watch`)."""
+    species: Species, speed: float, walls: bool, seed: int, watch: Watch | None = None,
+    followers: int = FOLLOWERS, seconds: float = SETTLE + MEASURE,
+) -> Spacing:  # fmt: skip
+    """One run: `followers` of `species` behind a leader circling at `speed`, for
+    `seconds`, measured from `SETTLE` s on (`watch`: see `Watch`)."""
     flock = install(FlockConfig(WORLD, WORLD, seed=seed), [species], world="spacing", replace=True)
     middle = WORLD / 2
     if walls:  # pillars on the leader's circle, 90 px apart: it passes between them
@@ -75,9 +76,9 @@ def run(
     leader = Position(middle + CIRCLE, middle)
     velocity = Velocity(0.0, speed)
     flock.create_entity(leader, velocity, Leader())
-    flock.scatter(species.name, FOLLOWERS, centre=(leader.x - 80.0, leader.y), radius=60.0)
+    flock.scatter(species.name, followers, centre=(leader.x - 80.0, leader.y), radius=60.0)
     samples: list[tuple[float, float, float]] = []
-    steps = round((SETTLE + MEASURE) / DT)
+    steps = round(seconds / DT)
     for k in range(steps):
         angle = speed * k * DT / CIRCLE
         leader.x, leader.y = middle + CIRCLE * math.cos(angle), middle + CIRCLE * math.sin(angle)

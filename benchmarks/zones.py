@@ -47,7 +47,8 @@ class Couzin:
     count: int = 100
 
     def species(self) -> Species:
-        """The ``zones`` species with these zones."""
+        """The ``zones`` species with these zones (no bodies: the paper's fish are points,
+        and its zone of repulsion, one body length, is where bodies would act)."""
         repulsion = 1.0 * self.length
         orientation = repulsion + self.orientation * self.length
         return Species(
@@ -55,7 +56,7 @@ class Couzin:
             alignment_radius=orientation,
             perception_radius=orientation + self.attraction * self.length, fov_degrees=270.0,
             min_speed=3.0 * self.length, max_speed=3.0 * self.length, max_turn_rate=40.0,
-            heading_noise=0.05 / np.sqrt(TAU), max_force=np.inf,
+            heading_noise=0.05 / np.sqrt(TAU), max_force=np.inf, personal_space=0.0,
         )  # fmt: skip
 
 

@@ -129,6 +129,14 @@ class Species:
         low=0.0,
         at_most="perception_radius",
     )
+    personal_space: float = param(
+        10.0,
+        "px",
+        "flockmates never end a step closer than this (their bodies: a hard limit, whatever "
+        "the weights)",
+        low=0.0,
+        note="0: no limit",
+    )
     alignment_radius: float = param(
         math.inf,
         "px",

@@ -7,16 +7,18 @@ Each preset is a set of `Species` field values, no code: apply one to a species 
 live gives the same species whichever preset came before; the game's own fields (leader, food,
 fear, obstacles) are left alone.
 
-- ``school``: one aligned group that travels. Strong alignment over a wide view, soft
-  separation, and a smooth wander that gives each fish a heading of its own for a while;
-  parts of it that a predator split draw each other back (rejoining).
+- ``school``: one aligned group that travels, its fish a body length or more apart. Strong
+  alignment over a wide view, soft separation, a personal space of a body length, and a
+  smooth wander that gives each fish a heading of its own for a while; parts of it that a
+  predator split draw each other back (rejoining).
 - ``mill``: one ring of fish circling an empty core, all the same way round. Constant speed,
   a steady pull to the centre of the fish in view (the ring's radius is speed /
   cohesion_weight = 100 px), alignment only with the fish within 50 px, a blind angle behind
   and a little heading noise: Couzin's "torus" regime, in simulated seconds (the same mill at
   30, 60 or 120 steps a second).
-- ``baitball``: a slow ball with no direction of travel, each fish a body length or more from
-  the next. Cohesion over a long range, separation that adds up over the close neighbours.
+- ``baitball``: a slow ball with no direction of travel, denser than the school: its fish a
+  body length apart (their personal space), pressed together by cohesion over a long range
+  and kept swimming by a strong short-range separation and a smooth wander.
 - ``scatter``: loose individuals. No alignment or cohesion, spacing out to the edge of
   perception, and wandering.
 
@@ -29,9 +31,10 @@ holds milling ≥ 0.6 and polarization ≤ 0.3 for a minute in 12 of 12 open-wat
 (formed within 60 s: the reef 10 of 10 seeds, the open-water level 20 of 20, its fish
 swimming against most of its current; the kelp forest and the caves have no open disc wide
 enough). A calm school reverses its turns about once a second and has a polarization of
-0.88-0.99 (benchmarks/natural.py); the baitball's sprites overlap in 0-5 % of nearest
-pairs. With 2,000 fish in the game's tank the spacing holds better than before but the tank
-is too small for a ring of them: see docs/behaviours.md.
+0.90-0.98, its fish 31-36 px apart (benchmarks/natural.py, seeds 0-4); the baitball's are
+28-29 px apart (the mean nearest neighbour, median 26-27 px) and their sprites overlap in
+6-8 % of nearest pairs. With 2,000 fish in the game's tank the tank is too small for these
+spacings (or a ring of them): see docs/behaviours.md.
 """
 
 import math
@@ -48,6 +51,7 @@ Value = float | int | str
 FLOCKING_FIELDS = (
     "perception_radius",
     "separation_radius",
+    "personal_space",
     "alignment_radius",
     "fov_degrees",
     "separation_weight",
@@ -81,7 +85,8 @@ FLOCKING_FIELDS = (
 )
 """The Species fields that make a flocking pattern: every preset sets all of them. The
 look-ahead is one: how far ahead a fish may look for rocks depends on how tightly it turns
-(the mill's)."""
+(the mill's); so is the personal space: how close the fish of a pattern may come (the
+school's and the baitball's spacing)."""
 
 BURST = {"burst_factor": 2.5, "burst_time": 0.8}
 """Every preset's flash expansion: a fish that takes fright may swim at up to 2.5 × its max
@@ -153,14 +158,25 @@ PRESETS: dict[str, Preset] = {
             # Rejoining: halves that a predator split, 400 px apart and out of each other's
             # 120 px perception, swam apart for good; drawn to each other they are one
             # school again within 4-6 s (benchmarks/predator.py).
+            # Spacing: separation out to 48 px (weight 3) keeps the fish 31-36 px apart and
+            # a personal space of a body length keeps them off each other where the school
+            # crowds at a wall, so that the baitball can be the denser shape without
+            # sprites overlapping: with the softer separation (36 px, weight 1) and the
+            # default 10 px personal space the school packed to 19-26 px, a quarter to a
+            # half of its nearest pairs of 24 × 12 px sprites overlapping, and seed 2
+            # milled (polarization 0.52). A personal space of 28 px jammed the school in
+            # its turns at the walls (polarization 0.78 over 10 s, a fifth of its speed on
+            # the spot). Alignment 12 (not 5) holds the polarization at 0.90-0.98 against
+            # the stronger separation.
             # Measured: see the module docstring (benchmarks/natural.py).
             steering="accumulate",
             perception_radius=120.0,
-            separation_radius=36.0,
+            separation_radius=48.0,
+            personal_space=24.0,  # a body length
             separation_falloff="soft",
             fov_degrees=330.0,
-            separation_weight=1.0,
-            alignment_weight=5.0,
+            separation_weight=3.0,
+            alignment_weight=12.0,
             cohesion_weight=0.4,
             max_force=400.0,
             cruise_speed=75.0,
@@ -217,24 +233,36 @@ PRESETS: dict[str, Preset] = {
             "baitball",
             "a tight ball of slow fish, each a body length from the next",
             # Cohesion over a long range (a spring to the centre of the fish in view) pulls
-            # every fish to one centre; separation, added up over the close neighbours
-            # ("accumulate") and starting softly at 44 px, holds them a body length or more
-            # (30-35 px) apart: the fish of a ball head every way, and two 24 × 12 px bodies
-            # at random angles only clear each other from about 30 px. With Reynolds'
-            # averaged separation the pushes cancelled in the crowd and the ball packed to
-            # 5-7 px (every nearest pair of sprites overlapping). Alignment is faint: any
-            # more and the ball swims off as a school.
+            # every fish to one centre (0.6, the school's 0.4); a short separation and under
+            # it the bodies hold them about a body length apart (personal_space 24 px:
+            # nearest neighbours 26-27 px, the median; the school's 30-36 px), so the ball
+            # is the denser shape while two 24 × 12 px sprites at random angles seldom meet
+            # (they clear each other only from about 26 px: 6-8 % of nearest pairs overlap).
+            # A strong separation (15) over a short radius (32 px) parts fish before their
+            # bodies touch: left to the bodies (a separation radius near the personal
+            # space) the pull pressed the fish onto each other and they swam on the spot
+            # (4 % of their speed became motion), or moved off as one (polarization
+            # 0.5-0.8, their contacts aligning them). A smooth wander and a cruise speed
+            # between the limits keep the ball without a direction of travel (polarization
+            # about 0.1) and its fish at speeds of their own (12 % at a limit; 60-70 % at
+            # 20 or 70 px/s without the cruise). Alignment is faint: any more and the ball
+            # swims off as a school.
             steering="accumulate",
             perception_radius=200.0,
-            separation_radius=44.0,
+            separation_radius=32.0,
+            personal_space=24.0,  # a body length
             separation_falloff="soft",
             fov_degrees=360.0,
-            separation_weight=5.0,
+            separation_weight=15.0,
             alignment_weight=0.1,
-            cohesion_weight=0.4,
+            cohesion_weight=0.6,
             max_force=300.0,
             min_speed=20.0,
             max_speed=70.0,
+            cruise_speed=40.0,
+            cruise_rate=2.0,
+            wander_weight=1.5,
+            wander_rate=1.0,
         ),
         _preset(
             "scatter",

@@ -48,6 +48,7 @@ LENGTHS = (
     "fear_radius",
     "catch_radius",
     "rejoin_radius",
+    "personal_space",
 )
 POSITIVE = ("look_ahead", "leader_range", "alarm_speed")
 RATES = (

@@ -15,6 +15,9 @@ from shoal import Attractor, Circle, FlockConfig, Food, Obstacle, Position, Spec
 DT = 1 / 60
 LEFT, BOTTOM = -700.0, 1200.0
 FISH = Species("fish")
+"""Soft: the push is continuous at the separation radius, where inverse jumps by a whole unit,
+so that the rounding a moved world differs by (1e-10 px) cannot grow into a different
+flock (it did, by 0.016 px in a step, once bodies changed the trajectories)."""
 
 
 def test_bounds_from_edges_a_rectangle_and_tile_maps() -> None:

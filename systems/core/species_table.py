@@ -27,6 +27,7 @@ N_PARAMS = len(COLUMNS)
 
 P_PERCEPTION = COLUMNS["perception_radius"]
 P_SEPARATION = COLUMNS["separation_radius"]
+P_PERSONAL_SPACE = COLUMNS["personal_space"]
 P_ALIGNMENT_RADIUS = COLUMNS["alignment_radius"]  # inf: the perception radius
 P_COS_HALF_FOV = COLUMNS["fov_degrees"]  # -2.0 means "sees all around"
 P_W_SEPARATION = COLUMNS["separation_weight"]

@@ -10,6 +10,7 @@ from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.motion import bodies
 from shoal.systems.motion.kernel import keep_out, move, move_chunks
 
 
@@ -19,6 +20,11 @@ class MotionSystem(FlockProcessor):
     The accelerations are those the earlier stages left in the store this step. A boid never
     ends a step inside the dead radius of an attractor that draws it (`Attractor`).
     """
+
+    _work: FloatArray = np.zeros((0, 8))  # the bodies' scratch (`bodies.scratch`)
+    _grid: bodies.Grid = bodies.scratch(0)[1]
+    touching: int = 0
+    """How many boids touched another in the last step (the bodies parted them)."""
 
     def run(self, step: Step) -> None:
         """Moves every boid by `step.dt` (positions, velocities); runs the burst and alarm
@@ -39,6 +45,7 @@ class MotionSystem(FlockProcessor):
                 store.alarm_age, store.burst, native=move_chunks,
                 native_min_rows=LIGHT_NATIVE_MIN_ROWS,
             )  # fmt: skip
+            self._keep_apart(step, boundary)
             if len(attractors):
                 centres = attractors.positions - np.asarray(config.origin)
                 run_chunks(
@@ -48,6 +55,23 @@ class MotionSystem(FlockProcessor):
                 )  # fmt: skip
         store.version += 1
         flock.steps += 1
+
+    def _keep_apart(self, step: Step, boundary: int) -> None:
+        """Part flockmates closer than their personal space (`bodies`); positions from the
+        world's corner (within `from_origin`)."""
+        flock = self.flock
+        store, config, table = flock.store, flock.config, flock.species
+        reach = bodies.space(table.params)
+        if reach <= 0.0:
+            return
+        n = len(store)
+        if len(self._work) != n:
+            self._work, self._grid = bodies.scratch(n)
+        world = (boundary, float(config.width), float(config.height))
+        self.touching = bodies.keep_apart(
+            store.positions, store.velocities, store.species, table.params, table.relations,
+            world, config.wraps, reach, step.dt, self._work, self._grid,
+        )  # fmt: skip
 
     def _alarm_lead(self, step: Step) -> FloatArray:
         """`step.alarm_lead` if the steering stage wrote it for these rows, else empty."""

@@ -37,6 +37,7 @@ from shoal.systems.core.species_table import (
     P_LEADER_WEIGHT,
     P_MAX_FORCE,
     P_MAX_SPEED,
+    P_SEPARATION,
     P_WANDER_WEIGHT,
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
@@ -47,7 +48,8 @@ Agents = tuple[
     FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray
 ]
 """positions, velocities, radius, inner radius, weight, slowing, concerns, field slot (see
-`seek_agents` and `shoal.systems.core.agents.AgentArrays`)."""
+`seek_agents` and `shoal.systems.core.agents.AgentArrays`); a leader's radius is how many
+boids follow it (`SeekingSystem`)."""
 Nav = tuple[PoolArray, float, float, float, float]
 """The field pool (`shoal.systems.obstacles.navigation.Navigator.pool`), the cell size and
 the world's lower-left corner, where the cells start."""
@@ -60,6 +62,16 @@ at the front of a crowd back on the wrong side of a wall."""
 # distances ahead, steers out of the way (with twice the leader weight: it has priority).
 _LANE_LENGTH = 3.0
 _CLEAR_PRIORITY = 2.0
+CROWD_SPACING = 0.4
+"""Followers of a leader settle anywhere in a disc round the point where they settle, wide
+enough for all of them this many separation radii apart (on a square lattice): each keeps
+its own place instead of all aiming at one point, which packed 100 fast followers within
+1 px of each other. The bodies (`shoal.systems.motion.bodies`) keep them apart inside it."""
+MATCH_RATE = 5.0
+"""1/s: how fast a settled follower closes the gap between its velocity and its leader's.
+At 1/s a school braked by its own separation (each rule seeks its max speed along its own
+direction) kept 70 % of its leader's speed, and fell 220 px behind one at 80 px/s; at 3/s,
+squeezing between pillars 40 px apart, 205-210 px; at 5/s, 190 (`benchmarks/spacing.py`)."""
 
 
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
@@ -97,7 +109,7 @@ def seek_agents(
     wrap, width, height = world
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0
-    leader_pos, leader_vel, _, _, _, _, leads, leader_slot = leaders
+    leader_pos, leader_vel, followers, _, _, _, leads, leader_slot = leaders
     food_pos, _, food_radius, _, _, food_slowing, feeds, food_slot = food
     (attractor_pos, _, attractor_radius, attractor_dead, attractor_weight, attractor_slowing,
      draws, attractor_slot) = attractors  # fmt: skip
@@ -124,7 +136,7 @@ def seek_agents(
                 fx, fy = seek(dx, dy, vx, vy, max_speed, max_force)
                 fx, fy = NAV_PRIORITY * fx, NAV_PRIORITY * fy
             else:  # in sight, or waiting for it (along the way: arriving where it settles)
-                fx, fy = _follow(params, s, vx, vy, dx, dy, lvx, lvy)
+                fx, fy = _follow(params, s, vx, vy, dx, dy, lvx, lvy, followers[k])
             ax += weight * fx
             ay += weight * fy
         # --- food: the nearest item it senses, stopping short at its edge
@@ -298,10 +310,12 @@ def _follow(
     dy: float,
     lvx: float,
     lvy: float,
+    followers: float,
 ) -> tuple[float, float]:
-    """Leader following, the leader at offset (dx, dy) moving at (lvx, lvy): back from
-    afar; else clear its lane, or settle behind it (or, with a ``spring`` pull, drawn by
-    its distance, see `LEADER_PULLS`)."""
+    """Leader following, the leader at offset (dx, dy) moving at (lvx, lvy) and followed
+    by about `followers` boids: back from afar; else clear its lane, or settle in the
+    followers' disc behind it (or, with a ``spring`` pull, drawn by its distance, see
+    `LEADER_PULLS`)."""
     max_speed = params[s, P_MAX_SPEED]
     max_force = params[s, P_MAX_FORCE]
     behind = params[s, P_FOLLOW_DISTANCE]
@@ -311,9 +325,11 @@ def _follow(
         return clamp_length(factor * dx, factor * dy, max_force)
     if far:
         return seek(dx, dy, vx, vy, max_speed, max_force)
+    room = CROWD_SPACING * params[s, P_SEPARATION] * math.sqrt(followers / math.pi)
     leader_speed = math.sqrt(lvx * lvx + lvy * lvy)
     if leader_speed == 0.0:  # no front or back: just stay near it
-        return _arrive_at_edge(dx, dy, behind, slowing_before(behind), vx, vy, max_speed, max_force)
+        edge = max(behind, room)
+        return _arrive_at_edge(dx, dy, edge, slowing_before(edge), vx, vy, max_speed, max_force)
     hx, hy = lvx / leader_speed, lvy / leader_speed
     ahead = -(dx * hx + dy * hy)  # how far in front of the leader the boid is
     side = -(dx * -hy + dy * hx)  # and to which side of its path (left > 0)
@@ -321,10 +337,15 @@ def _follow(
         away = 1.0 if side >= 0.0 else -1.0
         fx, fy = seek(-hy * away, hx * away, vx, vy, max_speed, max_force)
         return _CLEAR_PRIORITY * fx, _CLEAR_PRIORITY * fy
-    # Settle at the point `behind` px behind the leader, matching its speed when there.
+    # Settle in the disc `room` px round the point `behind` px behind the leader (arriving
+    # at its rim from outside), matching the leader's velocity.
     tx, ty = dx - hx * behind, dy - hy * behind
-    fx, fy = arrive(tx, ty, vx - lvx, vy - lvy, max_speed, max_force, max(behind, 1.0))
-    return fx, fy
+    out = math.sqrt(tx * tx + ty * ty)
+    inside = 0.0 if out <= room else (out - room) / out
+    return arrive(
+        tx * inside, ty * inside, MATCH_RATE * (vx - lvx), MATCH_RATE * (vy - lvy), max_speed,
+        max_force, max(behind, 1.0),
+    )  # fmt: skip
 
 
 @njit_no_refcount(cache=True)

@@ -114,6 +114,7 @@ class SeekingSystem(FlockProcessor):
                 strict=True,
             )
         ]
+        agents[0] = (*agents[0][:2], self._followers(), *agents[0][3:])
         order = step.cells.row if len(step.cells.row) == n else np.arange(n, dtype=np.int64)
         run_chunks(
             seek_agents, n, order, store.positions, store.velocities, store.species, table.params,
@@ -158,6 +159,19 @@ class SeekingSystem(FlockProcessor):
                 reach = np.broadcast_to(limits, (len(kind),))
                 slots[k] = self._slots(nav, grid, kind, wanted, reach, until)
         return slots
+
+    def _followers(self) -> FloatArray:
+        """About how many boids follow each leader (the kernel reads it as the leader's
+        radius, which leaders lack): those of the species it leads that follow leaders,
+        each species' shared evenly among its leaders."""
+        if not len(self.leaders):
+            return self.leaders.radius
+        table, store = self.flock.species, self.flock.store
+        counts = np.bincount(store.species, minlength=len(table)).astype(np.float64)
+        counts[table.params[:, P_LEADER_WEIGHT] <= 0.0] = 0.0
+        concerns = self.leaders.concerns[:, : len(counts)]
+        followers: FloatArray = concerns @ (counts / np.maximum(concerns.sum(axis=0), 1))
+        return followers
 
     def _present(self) -> BoolArray:
         """Which species have boids now."""
