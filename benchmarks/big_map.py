@@ -28,6 +28,7 @@ import arcade
 import map_scenes
 import numpy as np
 import numpy.typing as npt
+import spacing
 
 from shoal.systems import navigator, warm_up
 from shoal.systems.obstacles.field import inside_obstacle, obstacle_field
@@ -53,9 +54,7 @@ class MapResult:
 
 def nearest_neighbour(points: npt.NDArray[np.float64]) -> float:
     """The median distance from each point to its nearest other."""
-    gaps = np.hypot(*(points[:, None] - points[None]).transpose(2, 0, 1))
-    np.fill_diagonal(gaps, np.inf)
-    return float(np.median(gaps.min(axis=1)))
+    return float(np.median(spacing.nearest(points)))
 
 
 def play(scene: map_scenes.MapScene, settle: float) -> tuple[float, float, int, float]:

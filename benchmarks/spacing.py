@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from shoal.components import Circle, Leader, Obstacle, Position, Species, Velocity
 from shoal.systems import Flock, FlockConfig, install, uninstall
+from shoal.systems.metrics.motion import nearest_neighbours
 
 DT = 1.0 / 60.0
 FOLLOWERS = 100
@@ -54,9 +55,7 @@ class Spacing:
 
 def nearest(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Each point's distance to its nearest other."""
-    gaps = np.hypot(*(points[:, None] - points[None]).transpose(2, 0, 1))
-    np.fill_diagonal(gaps, np.inf)
-    found: npt.NDArray[np.float64] = gaps.min(axis=1)
+    found: npt.NDArray[np.float64] = np.hypot(*(points - points[nearest_neighbours(points)]).T)
     return found
 
 
