@@ -14,12 +14,14 @@ drawn: the view's drawing does not change the game. The players:
 - random: moves the mouse to a random point of the tank about every second, never clicks;
 - clicker: keeps the mouse on the leader fish and clicks food just above the school every
   frame (the game takes a click while the tank holds fewer than 100 pellets);
-- competent: steers the leader towards the nearest food left in the level, away from the
-  sharks within 200 px of it, and never clicks.
+- competent: leads the school home: gathers the fish far from the leader while too few
+  are with it, waits for the school when it trails, steers away from the sharks within
+  200 px of the leader, and never clicks.
 
 It prints one row per level × player × seed: level, player, seed, outcome (won, lost or
-unfinished when the limit came first), game time (s), fish lost, score; then the wall-clock
-time the whole took. Everything is seeded: the same options print the same table.
+unfinished when the limit came first), game time (s), fish home, fish lost to the sharks,
+score; then the wall-clock time the whole took. Everything is seeded: the same options
+print the same table.
 """
 
 import argparse
@@ -48,8 +50,11 @@ RANDOM_EVERY = 60
 SHARK_RADIUS = 200.0
 """px: the competent player steers away from the sharks this close to the leader."""
 STEER_AHEAD = 150.0
-"""px: how far ahead of the leader the competent player puts the mouse (the leader slows
-down within 60 px of its target, so a mouse further off keeps it at full speed)."""
+"""px: how far the competent player pushes the mouse away from a close shark."""
+GATHER_RADIUS = 300.0
+"""px: fish this close to the leader are with it (a follower's default leader_range)."""
+WAIT_FOR = 150.0
+"""px: the competent player waits while the median fish with the leader is further off."""
 FOOD_ABOVE = 40.0
 """px: the clicker drops food this far above the school's middle (pellets sink into it)."""
 WINDOW = (1280, 720)  # the game's own window size (game/play.py)
@@ -64,7 +69,8 @@ class Row:
     seed: int
     outcome: str  # "won", "lost" or "unfinished"
     seconds: float  # game time when the run stopped
-    fish_lost: int
+    fish_home: int
+    fish_lost: int  # eaten by the sharks
     score: int
 
 
@@ -160,30 +166,50 @@ class Clicker(Player):
 
 
 class Competent(Player):
-    """Leads the school to the nearest food, away from close sharks; never clicks."""
+    """Leads the school home: gathers the fish first, waits for stragglers, keeps away from
+    the sharks; never clicks.
+
+    Each frame it picks a goal point: the middle of the fish left far from the leader while
+    too few are with it to meet the level's goal, else the home. It puts the mouse on that
+    point (the leader finds its own way round the rocks), or on the leader itself while
+    the school trails more than `WAIT_FOR` px behind (the leader slows to a stop and the
+    school catches up), pushed away from any shark within `SHARK_RADIUS` px.
+    """
 
     def act(self, frame: int) -> None:
-        """Aim the mouse ahead of the leader, along the way to food and from sharks."""
+        """Aim the mouse at the gathering point or home, away from close sharks."""
         lx, ly = self.leader()
-        food = [(x, y) for _, x, y, _ in self.tank.food()]
-        direction = np.zeros(2)
-        if food:
-            to_food = self.offsets(np.array(food), (lx, ly))
-            nearest = to_food[np.argmin(np.hypot(*to_food.T))]
-            direction += nearest / max(float(np.hypot(*nearest)), 1.0)
-        sharks = self.offsets(self.positions("shark"), (lx, ly))
-        for dx, dy in sharks:
-            distance = math.hypot(dx, dy)
-            if distance < SHARK_RADIUS:
-                # Fleeing outweighs food as a shark comes close: at half the radius the
-                # push away equals the pull to the food.
-                push = 2.0 * (SHARK_RADIUS - distance) / SHARK_RADIUS
-                direction -= np.array([dx, dy]) / max(distance, 1.0) * push
-        length = float(np.hypot(*direction))
-        if length < 1e-6:
-            return  # no food left and no shark near: the mouse stays where it is
-        ahead = direction / length * STEER_AHEAD
-        self.move_to_world(*self.in_tank(lx + float(ahead[0]), ly + float(ahead[1])))
+        fish = self.offsets(self.positions("fish"), (lx, ly))
+        if not len(fish):
+            return
+        distance = np.hypot(*fish.T)
+        goal_point = self.goal_point(fish, distance)
+        if goal_point is None:
+            return
+        if float(np.median(distance[distance <= GATHER_RADIUS], axis=0)
+                 if np.any(distance <= GATHER_RADIUS) else 0.0) > WAIT_FOR:  # fmt: skip
+            goal_point = np.zeros(2)  # the school trails: stop and let it catch up
+        direction = np.asarray(goal_point, float)
+        for dx, dy in self.offsets(self.positions("shark"), (lx, ly)):
+            away = math.hypot(dx, dy)
+            if away < SHARK_RADIUS:
+                # A push away from the shark, as long as the way ahead at half the radius.
+                push = STEER_AHEAD * 2.0 * (SHARK_RADIUS - away) / SHARK_RADIUS
+                direction -= np.array([dx, dy]) / max(away, 1.0) * push
+        self.move_to_world(*self.in_tank(lx + float(direction[0]), ly + float(direction[1])))
+
+    def goal_point(self, fish: np.ndarray, distance: np.ndarray) -> np.ndarray | None:
+        """Where to lead now, as an offset from the leader (None: nowhere to go)."""
+        tank = self.tank
+        needed = tank.goal.fish_home - tank.fish_home
+        far = distance > GATHER_RADIUS
+        if np.count_nonzero(~far) < needed and np.any(far):
+            return np.asarray(np.median(fish[far], axis=0))  # gather the others first
+        home = tank.level.home
+        if home is None:
+            return None
+        lx, ly = self.leader()
+        return self.offsets(np.array([[home.x, home.y]]), (lx, ly))[0]
 
 
 MAKERS: dict[str, Callable[["TankView", int], Player]] = {
@@ -205,7 +231,6 @@ def play(window: "arcade.Window", level_name: str, player_name: str, seed: int,
     view = TankView(level, lambda lv: Tank(lv, seed=seed), intro=True)
     window.show_view(view)
     tank = view.tank
-    fish_at_start = tank.fish
     if seconds is not None:
         frames = round(seconds / DT)
     elif level.goal.time_limit:
@@ -226,7 +251,7 @@ def play(window: "arcade.Window", level_name: str, player_name: str, seed: int,
         assert view.steps_taken == before + 1, "a 1/60 s frame must run exactly one step"
     row = Row(level_name, player_name, seed,
               tank.status if tank.status != "playing" else "unfinished",
-              round(tank.time, 2), fish_at_start - tank.fish, tank.score)  # fmt: skip
+              round(tank.time, 2), tank.fish_home, tank.fish_eaten, tank.score)  # fmt: skip
     tank.close()
     return row
 
@@ -250,13 +275,14 @@ def main(argv: list[str] | None = None) -> None:
     window = arcade.Window(*WINDOW, "balance benchmark", visible=False)
     started = time.perf_counter()
     header = f"{'level':<12}{'player':<11}{'seed':>5}  {'outcome':<11}{'time s':>8}"
-    print(f"{header}{'fish lost':>11}{'score':>7}", flush=True)
+    print(f"{header}{'home':>6}{'lost':>6}{'score':>7}", flush=True)
     for level_name in args.levels:
         for player_name in args.players:
             for seed in args.seeds:
                 r = play(window, level_name, player_name, seed, args.seconds)
                 print(f"{r.level:<12}{r.player:<11}{r.seed:>5}  {r.outcome:<11}"
-                      f"{r.seconds:>8.2f}{r.fish_lost:>11}{r.score:>7}", flush=True)  # fmt: skip
+                      f"{r.seconds:>8.2f}{r.fish_home:>6}{r.fish_lost:>6}{r.score:>7}",
+                      flush=True)  # fmt: skip
     window.close()
     print(f"took {time.perf_counter() - started:.1f} s (wall clock)")
 

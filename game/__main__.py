@@ -82,6 +82,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help=f"fish in the school ({MIN_FISH} to {MAX_FISH:,})")  # fmt: skip
     parser.add_argument("--preset", choices=sorted(PRESETS), help="the school's behaviour")
     parser.add_argument("--no-leader", action="store_true", help="no leader fish")
+    parser.add_argument("--free", action="store_true",
+                        help="free swim: no goal and no end, food without limit (watch the "
+                             "presets and the tuning panel)")  # fmt: skip
     parser.add_argument("--headless", action="store_true", help="run without a window")
     parser.add_argument("--frames", type=_count(MAX_FRAMES), help="fixed steps to run, then exit")
     parser.add_argument("--screenshot", type=_output(".png"), metavar="PATH",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import arcade
 
 from shoal.game.outputs import numbered_screenshot, save_image, shown
-from shoal.game.tank import DT, MAX_FOOD_IN_TANK
+from shoal.game.tank import DT
 
 if TYPE_CHECKING:
     from shoal.game.tank_view import TankView
@@ -32,10 +32,7 @@ class Controls:
         if view.overlay.enabled:
             view.overlay.select_nearest(world.x, world.y)
         elif view.tank.status == "playing" and view.tank.drop_food(world.x, world.y) is None:
-            view.hud.notify(
-                f"The tank holds {MAX_FOOD_IN_TANK} pellets: let the fish eat some first.",
-                time.perf_counter(),
-            )
+            view.hud.notify(view.tank.cannot_drop(), time.perf_counter())
 
     def key(self, symbol: int) -> None:
         """A key press; on a level's card any key but these starts the level."""

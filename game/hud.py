@@ -57,14 +57,21 @@ class Hud:
     def items(self, tank: Tank) -> list[tuple[str, arcade.types.Color]]:
         """The status items, in order, with their colours."""
         goal = tank.goal
-        items = [
-            (tank.level.title, TEXT),
-            (f"fish {tank.fish} (keep {goal.min_fish})", TEXT),
-            (f"food {tank.food_eaten}/{goal.food_to_eat}", TEXT),
-            (f"eaten {tank.fish_eaten}", TEXT),
-            (f"score {tank.score}", TEXT),
-        ]
-        if goal.time_limit:
+        items = [(tank.level.title, TEXT)]
+        if tank.free:
+            items.append(("free swim", TEXT))
+        elif goal.fish_home:
+            items.append((f"home {min(tank.fish_home, goal.fish_home)}/{goal.fish_home}", TEXT))
+        if not tank.free and goal.food_to_eat:
+            items.append((f"food eaten {min(tank.food_eaten, goal.food_to_eat)}/"
+                          f"{goal.food_to_eat}", TEXT))  # fmt: skip
+        items.append((f"fish {tank.fish}", TEXT))
+        items.append((f"lost to sharks {tank.fish_eaten}", TEXT))
+        if tank.drops_left is not None:
+            items.append((f"food to drop {tank.drops_left}", TEXT))
+        if not tank.free:
+            items.append((f"score {tank.score}", TEXT))
+        if goal.time_limit and not tank.free:
             items.append((f"time left {max(0.0, goal.time_limit - tank.time):.0f} s", TEXT))
         if tank.practice:
             items.append(("practice: not scored", PRACTICE))

@@ -38,7 +38,8 @@ def tank_factory(options: argparse.Namespace, headless: bool) -> TankFactory:
 
     def make(level: Level) -> Tank:
         return Tank(level, seed=options.seed, fish=options.fish, species=species,
-                    leader=not options.no_leader, autopilot=headless)  # fmt: skip
+                    leader=not options.no_leader, autopilot=headless,
+                    free=options.free)  # fmt: skip
 
     return make
 

@@ -21,11 +21,30 @@ START_HINT = "Press a key or click to start"
 def goal_text(tank: Tank) -> str:
     """The level's goal in one sentence."""
     goal = tank.goal
-    text = (f"Goal: eat {goal.food_to_eat} food while keeping at least {goal.min_fish} "
-            f"of your {tank.fish} fish alive")  # fmt: skip
+    if tank.free:
+        return "Free swim: no goal and no end. Watch the school; P opens the tuning panel."
+    wanted = []
+    if goal.fish_home:
+        wanted.append(f"bring {goal.fish_home} of your {tank.fish} fish home (the ring)")
+    if goal.food_to_eat:
+        wanted.append(f"let the school eat {goal.food_to_eat} food")
+    text = "Goal: " + " and ".join(wanted)
+    if goal.min_fish > goal.fish_home:
+        text += f", keeping at least {goal.min_fish} fish alive"
     if goal.time_limit:
         text += f", within {goal.time_limit:.0f} seconds"
     return text + "."
+
+
+def food_text(tank: Tank) -> str:
+    """What the player's food is for, and how much there is."""
+    if tank.drops_left is None:
+        return "Lead the school with the mouse; click to drop food."
+    if tank.drops_left == 0:
+        return "Lead the school with the mouse; no food to drop here."
+    plural = "s" if tank.drops_left > 1 else ""
+    return (f"Lead the school with the mouse; click to drop food ({tank.drops_left} "
+            f"pellet{plural}): a lure, fish leave the leader to eat.")  # fmt: skip
 
 
 def intro(tank: Tank, best: int | None, best_try: int | None = None) -> Card:
@@ -35,9 +54,9 @@ def intro(tank: Tank, best: int | None, best_try: int | None = None) -> Card:
     lines = [goal_text(tank)]
     if sharks:
         lines.append(f"{sharks} shark{'s' if sharks > 1 else ''} hunt{'' if sharks > 1 else 's'}"
-                     " here: lead your fish away from them.")  # fmt: skip
-    lines.append("Lead the school with the mouse, click to drop food. "
-                 "Space pauses, H lists every key.")  # fmt: skip
+                     " here, the fish that stray first: keep your school together.")  # fmt: skip
+    lines.append(food_text(tank))
+    lines.append("Space pauses, H lists every key.")
     if best is not None:
         lines.append(f"Your best score here: {best}")
     elif best_try is not None:

@@ -78,8 +78,12 @@ MAX_FOOD_IN_TANK = 100
 """Most pellets in the tank at once (a level's and dropped ones): each costs Python work
 every step (sinking, seeking, bites); clicking on, a player once made 2,000 that cost 38 ms
 a step. The packaged levels start with 4 to 7."""
-POINTS_PER_BITE = 10
-POINTS_PER_FISH = 5  # for each fish alive when the level is won
+# The score rewards what leading does: every fish brought home (a fish lost to a shark is 10
+# points gone) and the seconds to spare (a quick win is worth up to a fifth more). Food is a
+# lure, worth a point a bite: clicking cannot buy a score.
+POINTS_PER_FISH_HOME = 10
+POINTS_PER_SECOND_LEFT = 2  # for each second of the time limit left when the level is won
+POINTS_PER_BITE = 1
 
 _worlds = itertools.count()
 
@@ -125,6 +129,8 @@ class Tank:
         species: the fish species (e.g. a preset applied to `FISH`).
         leader: False lets the school swim without a leader.
         autopilot: the leader follows a scripted path instead of the player's target.
+        free: free swim: no goal and no end, and food without limit (for watching the
+            presets and the tuning panel).
     """
 
     def __init__(
@@ -136,11 +142,13 @@ class Tank:
         species: Species = FISH,
         leader: bool = True,
         autopilot: bool = False,
+        free: bool = False,
     ) -> None:
         if fish is not None and not MIN_FISH <= fish <= MAX_FISH:
             raise ValueError(f"Tank: fish must be in {MIN_FISH}..{MAX_FISH}, got {fish}")
         self.level = level
         self.autopilot = autopilot
+        self.free = free
         self.world = f"tank-{next(_worlds)}"
         margin = min(40.0, level.width / 5, level.height / 5)
         config = FlockConfig(
@@ -155,6 +163,8 @@ class Tank:
         self.time = 0.0
         self.food_eaten = 0
         self.fish_eaten = 0
+        self.fish_home = 0  # fish that reached the home (they leave the tank, safe)
+        self.drops_left = None if free else level.food_drops  # None: no limit
         self.status = "playing"
         self.reason = ""  # why the level was won or lost, for the end screen
         self.practice = ""  # why this run does not count (a change made with the panel)
@@ -213,15 +223,27 @@ class Tank:
             sink_food(self.space, dt)
         self.flock.step(dt)
         self.time += dt
-        self._check_goal()
+        if not self.free:  # a free swim keeps every fish in view, and never ends
+            self._bring_home()
+            self._check_goal()
+
+    def cannot_drop(self) -> str:
+        """Why the player cannot drop a pellet now ("" when it can)."""
+        if self.drops_left == 0:
+            return "No food left to drop in this level: lead the school instead."
+        with in_world(self.world):
+            if len(entities_with(Food)) >= MAX_FOOD_IN_TANK:
+                return f"The tank holds {MAX_FOOD_IN_TANK} pellets: let the fish eat some first."
+        return ""
 
     def drop_food(self, x: float, y: float) -> tuple[float, float] | None:
         """Drop a pellet that sinks (a click in the game) at the free spot nearest (x, y)
         (a click in a rock drops it beside the rock); returns where it was dropped, or None
-        when the tank already holds `MAX_FOOD_IN_TANK` pellets."""
-        with in_world(self.world):
-            if len(entities_with(Food)) >= MAX_FOOD_IN_TANK:
-                return None
+        when the player cannot drop one now (`cannot_drop` says why)."""
+        if self.cannot_drop():
+            return None
+        if self.drops_left is not None:
+            self.drops_left -= 1
         x, y = free_spot(self.space, x, y, DROPPED_FOOD.radius)
         with in_world(self.world):
             esper.create_entity(Position(x, y), Sinking(SINK_SPEED),
@@ -235,9 +257,12 @@ class Tank:
 
     @property
     def score(self) -> int:
-        """Points: bites eaten, plus fish alive once the level is won."""
-        bonus = self.fish * POINTS_PER_FISH if self.status == "won" else 0
-        return self.food_eaten * POINTS_PER_BITE + bonus
+        """Points: fish brought home and bites eaten, plus the seconds left of the time
+        limit once the level is won."""
+        limit = self.goal.time_limit
+        spare = max(0.0, limit - self.time) if self.status == "won" and limit else 0.0
+        return (self.fish_home * POINTS_PER_FISH_HOME + self.food_eaten * POINTS_PER_BITE
+                + int(spare) * POINTS_PER_SECOND_LEFT)  # fmt: skip
 
     def food(self) -> list[tuple[int, float, float, float]]:
         """(entity, x, y, radius) of every food item."""
@@ -361,21 +386,61 @@ class Tank:
             if inside_obstacle(field, [(leader.x, leader.y)])[0]:  # pushed into another rock
                 leader.x, leader.y = free_spot(self.space, leader.x, leader.y, 1.0)
 
+    def _bring_home(self) -> None:
+        """Fish inside the home are home: they leave the tank, safe from the sharks."""
+        home = self.level.home
+        if home is None:
+            return
+        flock = self.flock
+        rows = np.flatnonzero(flock.store.species == flock.species.index("fish"))
+        offsets = flock.store.positions[rows] - (home.x, home.y)
+        if self.level.boundary == "wrap":  # the short way round
+            size = np.array([self.level.width, self.level.height])
+            offsets -= np.rint(offsets / size) * size
+        arrived = rows[np.einsum("ij,ij->i", offsets, offsets) <= home.radius**2]
+        if len(arrived):
+            flock.despawn(flock.entities[arrived].copy())
+            self.fish_home += len(arrived)
+
     def _check_goal(self) -> None:
-        goal, fish = self.goal, self.fish
-        if fish == 0:  # whatever the goal: a level that keeps 0 fish would never end
+        goal, fish, home = self.goal, self.fish, self.fish_home
+        left = fish + home  # the fish the player still has: in the tank or home
+        if fish == 0 and home == 0:  # whatever the goal: a level that keeps 0 fish would never end
             self.status = "lost"
             self.reason = "No fish left: the sharks ate the whole school."
-        elif fish < goal.min_fish:
+        elif left < goal.min_fish:
             self.status = "lost"
-            self.reason = f"Too few fish left: {fish} of the {goal.min_fish} needed."
-        elif self.food_eaten >= goal.food_to_eat:
+            self.reason = f"Too few fish left: {left} of the {goal.min_fish} needed."
+        elif left < goal.fish_home:
+            self.status = "lost"
+            self.reason = (f"Too few fish left to bring {goal.fish_home} home: the sharks "
+                           f"ate {self.fish_eaten}.")  # fmt: skip
+        elif home >= goal.fish_home and self.food_eaten >= goal.food_to_eat:
             self.status = "won"
-            self.reason = f"The school ate {self.food_eaten} food with {fish} fish alive."
+            self.reason = self._won_reason()
+        elif fish == 0:  # all home or eaten, and the goal's food not eaten: it never will be
+            self.status = "lost"
+            self.reason = (
+                f"No fish left to eat: {self.food_eaten} of {goal.food_to_eat} food eaten."
+            )
         elif goal.time_limit and self.time >= goal.time_limit:
             self.status = "lost"
-            self.reason = (f"Time is up: {self.food_eaten} of {goal.food_to_eat} food eaten "
-                           f"in {goal.time_limit:.0f} s.")  # fmt: skip
+            self.reason = f"Time is up: {self._progress()} in {goal.time_limit:.0f} s."
+
+    def _won_reason(self) -> str:
+        if self.goal.fish_home:
+            return (f"{self.fish_home} fish home in {self.time:.0f} s; "
+                    f"{self.fish_eaten} lost to the sharks.")  # fmt: skip
+        return f"The school ate {self.food_eaten} food with {self.fish} fish alive."
+
+    def _progress(self) -> str:
+        """How far the goal got, in words ("12 of 45 fish home, 3 of 10 food eaten")."""
+        goal, parts = self.goal, []
+        if goal.fish_home:
+            parts.append(f"{self.fish_home} of {goal.fish_home} fish home")
+        if goal.food_to_eat:
+            parts.append(f"{self.food_eaten} of {goal.food_to_eat} food eaten")
+        return ", ".join(parts)
 
     def _on_bite(self, food: int, boid: int, bites_left: int) -> None:
         self.food_eaten += 1
@@ -385,12 +450,13 @@ class Tank:
 
 
 def _scaled_goal(level: Level, fish: int | None) -> Goal:
-    """The level's goal; with another number of fish, the fish to keep in proportion (a
-    bigger school must keep as large a share of itself alive)."""
+    """The level's goal; with another number of fish, the fish to keep and to bring home in
+    proportion (a bigger school must keep as large a share of itself alive)."""
     goal, usual = level.goal, sum(spawn.count for spawn in level.spawns)
     if fish is None or usual == 0 or fish == usual:
         return goal
-    return replace(goal, min_fish=min(fish, math.ceil(goal.min_fish * fish / usual)))
+    return replace(goal, min_fish=min(fish, math.ceil(goal.min_fish * fish / usual)),
+                   fish_home=min(fish, math.ceil(goal.fish_home * fish / usual)))  # fmt: skip
 
 
 def _spawn_disc(level: Level, spawn: SpawnPoint, count: int

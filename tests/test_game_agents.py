@@ -157,11 +157,11 @@ def test_sharks_keep_moving_apart_and_off_the_rocks(name: str, seed: int, fish: 
     assert share < 0.05, f"sharks within 25 px of a rock {share:.1%} of the time"
 
 
-def test_a_smaller_school_keeps_the_same_share_alive() -> None:
-    level = load_level("reef")  # keep 20 of 60
+def test_a_bigger_school_brings_the_same_share_home() -> None:
+    level = load_level("reef")  # bring 45 of 60 home: 450 of 600
     tank = Tank(level, fish=600)
     try:
-        assert tank.goal.min_fish == 200
+        assert tank.goal.fish_home == 450
     finally:
         tank.close()
 

@@ -43,6 +43,7 @@ def view_of(window: arcade.Window, level: str = "", records: Records | None = No
 
 
 def win_now(view: TankView) -> None:
+    view.tank.fish_home = view.tank.goal.fish_home  # as if the school swam home
     view.tank.food_eaten = view.tank.goal.food_to_eat
     view.on_update(DT)
 
@@ -54,7 +55,7 @@ def test_game_over_says_why_and_offers_r_and_n(window: arcade.Window) -> None:
     card = view.card()
     assert view.tank.status == "lost" and card is not None
     assert card.title == "Game over"
-    assert "Too few fish left: 1 of the 20 needed" in card.lines[0]
+    assert "Too few fish left to bring 45 home" in card.lines[0]
     assert "R:" in card.hint and "N:" in card.hint
     view.on_key_press(arcade.key.R, 0)
     assert view.tank.status == "playing" and view.card() is None
@@ -127,7 +128,7 @@ def test_a_lost_level_keeps_its_best_try_until_it_is_won(window: arcade.Window,
                                                          tmp_path: Path) -> None:  # fmt: skip
     path, key = tmp_path / "best.json", level_names()[0]
     view = view_of(window, records=Records(path))
-    view.tank.food_eaten = 2  # 20 points, then the sharks' work
+    view.tank.fish_home = 2  # 20 points, then the sharks' work
     view.tank.flock.despawn(view.tank.flock.entities[: view.tank.fish - 1].copy())
     view.on_update(DT)
     card = view.card()
@@ -274,7 +275,7 @@ def test_events_play_their_sounds_and_m_mutes(window: arcade.Window,
         assert len(played) == heard  # muted: a bite, and nothing played
         view.on_key_press(arcade.key.M, 0)
         assert not view.sounds.muted and view.hud._notice == "Sound on."
-        tank.food_eaten = tank.goal.food_to_eat
+        tank.fish_home = tank.goal.fish_home
         view.step()
         assert tank.status == "won" and played[-1] == "won"
     finally:

@@ -227,12 +227,38 @@ BROKEN: dict[str, tuple[Breaker, list[str]]] = {
     "bad property type": (_prop("order", "integer", 1), ["order.type = 'integer'"]),
     "negative time limit": (_prop("time_limit", "float", -1), ["time_limit = -1"]),
     "min_fish above the school": (_prop("min_fish", "int", 11), ["min_fish = 11"]),
+    "fish_home above the school": (
+        _both(_prop("fish_home", "int", 11), _spawns(SPAWN, point(8, "home", 200, 200))),
+        ["fish_home = 11 must be at most the 10 fish"],
+    ),
+    "fish_home without a home": (
+        _prop("fish_home", "int", 5),
+        ["fish_home = 5 needs a home (a point object of class 'home')"],
+    ),
+    "no goal at all": (
+        _prop("food_to_eat", "int", 0),
+        ["food_to_eat = 0 must be at least 1 without a fish_home goal"],
+    ),
+    "negative food drops": (_prop("food_drops", "int", -1), ["food_drops = -1 must be at least"]),
+    "food drops text": (_prop("food_drops", "string", "many"), ["food_drops = 'many' must be"]),
+    "two homes": (
+        _spawns(SPAWN, point(8, "home", 200, 200), point(9, "home", 100, 100)),
+        ["layer spawns", "homes = 2 must be at most 1"],
+    ),
+    "tiny home": (
+        _spawns(SPAWN, point(8, "home", 200, 200, radius=("float", 5))),
+        ["object 8", "radius = 5 must be at least 20"],
+    ),
+    "home with a count": (
+        _spawns(SPAWN, point(8, "home", 200, 200, count=("int", 5))),
+        ["object 8", "unknown property 'count' (expected: radius)"],
+    ),
     "missing spawns layer": (lambda doc: doc["layers"].pop(), ["layer spawns", "missing"]),
     "no spawn point": (_spawns(point(7, "shark", 40, 40)), ["has no spawn point"]),
     "unknown layer": (_set("layers/0/name", "obstacle"), ["layer obstacle", "unknown object"]),
     "unknown point class": (
         _spawns(SPAWN, point(8, "whale", 50, 50)),
-        ["object 8", "class = 'whale' must be one of spawn, shark, food, leader"],
+        ["object 8", "class = 'whale' must be one of spawn, shark, food, leader, home"],
     ),
     "spawn as rectangle": (
         _spawns(tiled_object(7, "spawn", 40, 40, width=10, height=10)),

@@ -50,10 +50,14 @@ def test_packaged_level_is_sound(name: str) -> None:
     assert all(0 <= c <= 255 for c in level.background)
     assert all(o.kind in OBSTACLE_KINDS for o in level.obstacles)
     assert level.spawns and all(s.count > 0 and s.radius > 0 for s in level.spawns)
-    assert level.goal.food_to_eat >= 1 and level.goal.time_limit >= 0
-    assert level.goal.min_fish <= sum(s.count for s in level.spawns)
-    # Placed food is enough to win even if the player drops none.
-    assert sum(f.bites for f in level.food) >= level.goal.food_to_eat
+    # Every packaged level is won by bringing fish home, in a limited time, with a few
+    # pellets to lure the school (docs/game.md).
+    fish = sum(s.count for s in level.spawns)
+    assert level.home is not None and level.home.radius >= 20
+    assert 0 < level.goal.fish_home < fish and level.goal.food_to_eat == 0
+    assert level.goal.min_fish <= level.goal.fish_home
+    assert level.goal.time_limit > 0
+    assert level.food_drops is not None and 0 < level.food_drops <= 5
 
 
 @pytest.mark.slow
@@ -79,16 +83,11 @@ def test_everything_is_reachable_from_the_leader_through_60px_gaps(name: str) ->
 
 def test_levels_have_the_promised_contents() -> None:
     reef, kelp, caves, open_water = (load_level(n) for n in ("reef", "kelp", "caves", "open_water"))
-    assert (reef.title, len(reef.sharks), reef.goal.food_to_eat, reef.goal.min_fish) == (
-        "Coral Reef",
-        0,
-        15,
-        20,
-    )
+    assert (reef.title, len(reef.sharks), reef.goal.fish_home) == ("Coral Reef", 0, 45)
     assert {o.kind for o in reef.obstacles} == {"rock", "plant"}
-    assert len(kelp.sharks) == 1 and (kelp.goal.food_to_eat, kelp.goal.min_fish) == (25, 25)
+    assert len(kelp.sharks) == 1
     assert sum(isinstance(o.shape, Polygon) and o.kind == "plant" for o in kelp.obstacles) >= 6
-    assert len(caves.sharks) == 2 and caves.goal.time_limit == 180
+    assert len(caves.sharks) == 2
     assert any(isinstance(o.shape, Rect) and o.shape.angle_degrees for o in caves.obstacles)
     assert any(_is_ellipse_polygon(o.shape) for o in caves.obstacles)
     assert (open_water.boundary, open_water.current, len(open_water.sharks)) == (
@@ -106,8 +105,8 @@ def test_levels_get_harder() -> None:
     levels = [load_level(name) for name in NAMES]
     sharks = [len(level.sharks) for level in levels]
     assert sharks == sorted(sharks) and sharks[0] < sharks[-1]
-    goals = [level.goal.food_to_eat for level in levels]
-    assert goals == sorted(goals)
+    limits = [level.goal.time_limit for level in levels]
+    assert limits == sorted(limits)
 
 
 def _points(level: Level) -> list[tuple[float, float]]:
@@ -116,6 +115,7 @@ def _points(level: Level) -> list[tuple[float, float]]:
         *((f.x, f.y) for f in level.food),
         *level.sharks,
         level.leader,
+        *([] if level.home is None else [(level.home.x, level.home.y)]),
     ]
 
 

@@ -15,15 +15,19 @@ ignored, never decoded):
 - Map size in pixels is the tank; the map's background colour is the water.
 - Map properties (all optional): ``title`` (string, default: the file name), ``order``
   (int, play order), ``boundary`` (``contain``, ``bounce`` or ``wrap``; default contain),
-  ``current_x``, ``current_y`` (float, px/s², at most 1000 either way), ``food_to_eat``
-  (int >= 1, default 10), ``min_fish`` (int >= 0, default 1), ``time_limit`` (float
-  seconds, 0 = none).
+  ``current_x``, ``current_y`` (float, px/s², at most 1000 either way), ``fish_home``
+  (int >= 0, default 0: fish to bring home; needs a ``home`` point), ``food_to_eat`` (int
+  >= 0; default 0 with a home goal, else 10), ``min_fish`` (int >= 0, default 1),
+  ``time_limit`` (float seconds, 0 = none), ``food_drops`` (int >= 0: pellets the player
+  may drop; default: as many as the tank holds). A goal asks for fish home, food eaten or
+  both.
 - Object layer ``obstacles`` (optional): rectangles, ellipses and polygons, rotated or not,
   of class (type) ``rock`` or ``plant`` (none: rock).
 - Object layer ``spawns`` (required): point objects of class ``spawn`` (properties
   ``count`` int, required; ``species`` string, default fish; ``radius`` float, default 60),
   at least one; ``shark``; ``food`` (``bites`` int, default 3; ``radius`` float, default 6);
-  at most one ``leader`` (default: the tank centre).
+  at most one ``leader`` (default: the tank centre); at most one ``home`` (``radius``
+  float, default 80: a fish that swims within it is home).
 - Objects may be placed from JSON object templates (.tj); what an object sets itself wins.
 
 Unknown layer names, classes and property names are errors, so that a typo never silently
@@ -47,6 +51,7 @@ from shoal.game.level.limits import (
     MAX_CURRENT,
     MAX_FILE_BYTES,
     MAX_FOOD,
+    MAX_FOOD_DROPS,
     MAX_FOOD_TO_EAT,
     MAX_GROUP_DEPTH,
     MAX_LAYERS,
@@ -75,6 +80,7 @@ from shoal.game.level.model import (
     SPAWNS_LAYER,
     FoodDrop,
     Goal,
+    Home,
     Level,
     LevelObstacle,
     SpawnPoint,
@@ -89,6 +95,7 @@ __all__ = [
     "MAX_CURRENT",
     "MAX_FILE_BYTES",
     "MAX_FOOD",
+    "MAX_FOOD_DROPS",
     "MAX_FOOD_TO_EAT",
     "MAX_GROUP_DEPTH",
     "MAX_LAYERS",
@@ -112,6 +119,7 @@ __all__ = [
     "SPAWNS_LAYER",
     "FoodDrop",
     "Goal",
+    "Home",
     "Level",
     "LevelError",
     "LevelObstacle",

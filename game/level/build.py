@@ -11,6 +11,7 @@ from pytiled_parser.layer import LayerGroup, ObjectLayer
 from shoal.components.species import BOUNDARY_MODES
 from shoal.game.level.limits import (
     MAX_CURRENT,
+    MAX_FOOD_DROPS,
     MAX_FOOD_TO_EAT,
     MAX_ORDER,
     MAX_TEXT_CHARS,
@@ -36,9 +37,11 @@ _MAP_PROPERTIES = (
     "boundary",
     "current_x",
     "current_y",
+    "fish_home",
     "food_to_eat",
     "min_fish",
     "time_limit",
+    "food_drops",
 )
 
 
@@ -73,8 +76,17 @@ def build_level(checked: CheckedMap, path: Path, where: Where) -> Level:
         sharks=tuple(placed.sharks),
         food=tuple(placed.food),
         leader=leader_start(placed, frame, at_spawns),
-        goal=_goal(props, sum(s.count for s in placed.spawns), where),
+        goal=_goal(props, sum(s.count for s in placed.spawns), bool(placed.homes), where),
+        home=placed.homes[0] if placed.homes else None,
+        food_drops=_food_drops(props, where),
     )
+
+
+def _food_drops(props: Mapping[str, object], where: Where) -> int | None:
+    """Pellets the player may drop (None: the property is not set, no limit)."""
+    if "food_drops" not in props:
+        return None
+    return prop_int(props, "food_drops", 0, where, low=0, high=MAX_FOOD_DROPS)
 
 
 def _background(checked: CheckedMap) -> tuple[int, int, int]:
@@ -89,14 +101,25 @@ def _boundary(props: Mapping[str, object], where: Where) -> str:
     return boundary
 
 
-def _goal(props: Mapping[str, object], fish: int, where: Where) -> Goal:
+def _goal(props: Mapping[str, object], fish: int, has_home: bool, where: Where) -> Goal:
     min_fish = prop_int(props, "min_fish", 1, where, low=0)
     if min_fish > fish:
         where.fail("min_fish", min_fish, f"must be at most the {fish} fish the spawns make")
+    fish_home = prop_int(props, "fish_home", 0, where, low=0)
+    if fish_home > fish:
+        where.fail("fish_home", fish_home, f"must be at most the {fish} fish the spawns make")
+    if fish_home and not has_home:
+        where.fail("fish_home", fish_home, "needs a home (a point object of class 'home')")
+    # A level with a home goal asks for no food unless it says so; one without asks for 10.
+    food_to_eat = prop_int(props, "food_to_eat", 0 if fish_home else 10, where, low=0,
+                           high=MAX_FOOD_TO_EAT)  # fmt: skip
+    if not food_to_eat and not fish_home:
+        where.fail("food_to_eat", food_to_eat, "must be at least 1 without a fish_home goal")
     return Goal(
-        food_to_eat=prop_int(props, "food_to_eat", 10, where, low=1, high=MAX_FOOD_TO_EAT),
+        food_to_eat=food_to_eat,
         min_fish=min_fish,
         time_limit=prop_float(props, "time_limit", 0.0, where, low=0.0, high=MAX_TIME_LIMIT),
+        fish_home=fish_home,
     )
 
 

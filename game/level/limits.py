@@ -62,6 +62,8 @@ MAX_BITES = 1000
 """Most bites one food point lasts."""
 MAX_FOOD_TO_EAT = 100_000
 """Most bites a goal may ask for (the HUD shows the number)."""
+MAX_FOOD_DROPS = 100_000
+"""Most pellets a level may let the player drop (the HUD shows the number left)."""
 MAX_TIME_LIMIT = 24 * 3600.0
 """Longest time limit, s (the HUD shows the seconds left)."""
 MAX_ORDER = 1_000_000

@@ -12,7 +12,7 @@ SPAWNS_LAYER = "spawns"
 """Name of the object layer of points (required)."""
 OBSTACLE_KINDS = ("rock", "plant")
 """Classes of obstacle objects; an obstacle without a class is a rock."""
-POINT_CLASSES = ("spawn", "shark", "food", "leader")
+POINT_CLASSES = ("spawn", "shark", "food", "leader", "home")
 """Classes of the point objects in the spawns layer."""
 ELLIPSE_VERTICES = 32
 """Vertices of the polygon that stands in for a non-circular ellipse."""
@@ -70,21 +70,40 @@ class FoodDrop:
 
 
 @dataclass(frozen=True, slots=True)
+class Home:
+    """Where the player brings the school: a fish that swims into this disc is home (safe).
+
+    Attributes:
+        x: centre x, px.
+        y: centre y, px.
+        radius: px.
+    """
+
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass(frozen=True, slots=True)
 class Goal:
     """What wins and loses a level.
 
-    Win: the school eats `food_to_eat` bites before `time_limit` seconds with at least
-    `min_fish` alive. Lose: fewer than `min_fish` alive, or the time runs out.
+    Win: before `time_limit` seconds, `fish_home` fish have reached the level's home and the
+    school has eaten `food_to_eat` bites (each part counts only when above 0). Lose: fewer
+    than `min_fish` fish left (home or swimming), too few left to bring `fish_home` home,
+    or the time runs out.
 
     Attributes:
-        food_to_eat: bites to eat (1 .. `MAX_FOOD_TO_EAT`).
+        food_to_eat: bites to eat (0 .. `MAX_FOOD_TO_EAT`; 0: no food goal).
         min_fish: fish that must stay alive (>= 0).
         time_limit: seconds (0: no limit; at most `MAX_TIME_LIMIT`).
+        fish_home: fish to bring home (0: no home goal).
     """
 
     food_to_eat: int
     min_fish: int
     time_limit: float
+    fish_home: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +126,8 @@ class Level:
         food: food placed at the start.
         leader: the player's leader fish start.
         goal: what wins and loses.
+        home: where the school is brought (None: the level has no home).
+        food_drops: pellets the player may drop (None: as many as the tank holds).
     """
 
     name: str
@@ -124,3 +145,5 @@ class Level:
     food: tuple[FoodDrop, ...]
     leader: tuple[float, float]
     goal: Goal
+    home: Home | None = None
+    food_drops: int | None = None

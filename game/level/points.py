@@ -23,7 +23,7 @@ from shoal.game.level.limits import (
     MAX_TOTAL_FISH,
 )
 from shoal.game.level.messages import Where, quote
-from shoal.game.level.model import POINT_CLASSES, FoodDrop, SpawnPoint
+from shoal.game.level.model import POINT_CLASSES, FoodDrop, Home, SpawnPoint
 from shoal.game.level.obstacles import Frame, Located, blockers, shape_name, to_world
 from shoal.game.level.properties import check_names, class_of, prop_float, prop_int, prop_text
 
@@ -32,7 +32,12 @@ _POINT_PROPERTIES = {
     "food": ("bites", "radius"),
     "shark": (),
     "leader": (),
+    "home": ("radius",),
 }
+HOME_RADIUS = 80.0
+"""px: a home's radius when its point does not say."""
+MIN_HOME_RADIUS = 20.0
+"""px: a smaller home would hold no school (a fish is 24 px long)."""
 
 
 @dataclass(slots=True)
@@ -43,6 +48,7 @@ class Placed:
     sharks: list[tuple[float, float]] = field(default_factory=list)
     food: list[FoodDrop] = field(default_factory=list)
     leaders: list[tuple[float, float]] = field(default_factory=list)
+    homes: list[Home] = field(default_factory=list)
 
 
 def place_points(objects: Sequence[Located], frame: Frame, where: Where) -> Placed:
@@ -77,6 +83,10 @@ def _place(
         bites = prop_int(props, "bites", 3, here, low=1, high=MAX_BITES)
         radius = prop_float(props, "radius", 6.0, here, low=1.0, high=MAX_RADIUS)
         placed.food.append(FoodDrop(x, y, bites, radius))
+    elif kind == "home":
+        radius = prop_float(props, "radius", HOME_RADIUS, here, low=MIN_HOME_RADIUS,
+                            high=MAX_RADIUS)  # fmt: skip
+        placed.homes.append(Home(x, y, radius))
     else:
         (placed.sharks if kind == "shark" else placed.leaders).append((x, y))
 
@@ -110,6 +120,8 @@ def _check_totals(placed: Placed, where: Where) -> None:
         where.fail("fish and sharks", total, f"are too many (at most {MAX_TOTAL_FISH} in all)")
     if len(placed.leaders) > 1:
         where.fail("leaders", len(placed.leaders), "must be at most 1")
+    if len(placed.homes) > 1:
+        where.fail("homes", len(placed.homes), "must be at most 1")
 
 
 def check_crowding(placed: Placed, frame: Frame, boundary: str, where: Where) -> None:
