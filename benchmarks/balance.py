@@ -14,9 +14,11 @@ drawn: the view's drawing does not change the game. The players:
 - random: moves the mouse to a random point of the tank about every second, never clicks;
 - clicker: keeps the mouse on the leader fish and clicks food just above the school every
   frame (the game takes a click while the tank holds fewer than 100 pellets);
-- competent: leads the school home: gathers the fish far from the leader while too few
-  are with it, waits for the school when it trails, steers away from the sharks within
-  200 px of the leader, and never clicks.
+- reckless: leads the school home the shortest way (gathering the fish far from the leader
+  first while too few are with it), never waiting for it, never steering round a shark;
+- competent: leads the school home as the reckless player does, but waits for the school
+  when it trails and steers away from the sharks within 200 px of the leader; never
+  clicks.
 
 It prints one row per level × player × seed: level, player, seed, outcome (won, lost or
 unfinished when the limit came first), game time (s), fish home, fish lost to the sharks,
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
     from shoal.game.tank import Tank
     from shoal.game.tank_view import TankView
 
-PLAYERS = ("idle", "random", "clicker", "competent")
+PLAYERS = ("idle", "random", "clicker", "reckless", "competent")
 DEFAULT_SECONDS = 120.0
 """Game seconds a run lasts at most in a level without a time limit."""
 RANDOM_EVERY = 60
@@ -165,19 +167,16 @@ class Clicker(Player):
         self.click_world(*self.in_tank(lx + float(mx), ly + float(my) + FOOD_ABOVE))
 
 
-class Competent(Player):
-    """Leads the school home: gathers the fish first, waits for stragglers, keeps away from
-    the sharks; never clicks.
+class Reckless(Player):
+    """Leads the school home the shortest way: gathers the fish far from the leader first
+    (as `Competent` does) but never waits for the school and never steers round a shark."""
 
-    Each frame it picks a goal point: the middle of the fish left far from the leader while
-    too few are with it to meet the level's goal, else the home. It puts the mouse on that
-    point (the leader finds its own way round the rocks), or on the leader itself while
-    the school trails more than `WAIT_FOR` px behind (the leader slows to a stop and the
-    school catches up), pushed away from any shark within `SHARK_RADIUS` px.
-    """
+    wait = False
+    dodge = False
 
     def act(self, frame: int) -> None:
-        """Aim the mouse at the gathering point or home, away from close sharks."""
+        """Aim the mouse at the gathering point or home (away from close sharks, and
+        waiting for the school, only as a subclass asks)."""
         lx, ly = self.leader()
         fish = self.offsets(self.positions("fish"), (lx, ly))
         if not len(fish):
@@ -186,11 +185,11 @@ class Competent(Player):
         goal_point = self.goal_point(fish, distance)
         if goal_point is None:
             return
-        if float(np.median(distance[distance <= GATHER_RADIUS], axis=0)
-                 if np.any(distance <= GATHER_RADIUS) else 0.0) > WAIT_FOR:  # fmt: skip
+        with_leader = distance[distance <= GATHER_RADIUS]
+        if self.wait and len(with_leader) and float(np.median(with_leader)) > WAIT_FOR:
             goal_point = np.zeros(2)  # the school trails: stop and let it catch up
         direction = np.asarray(goal_point, float)
-        for dx, dy in self.offsets(self.positions("shark"), (lx, ly)):
+        for dx, dy in self.offsets(self.positions("shark"), (lx, ly)) if self.dodge else ():
             away = math.hypot(dx, dy)
             if away < SHARK_RADIUS:
                 # A push away from the shark, as long as the way ahead at half the radius.
@@ -199,7 +198,9 @@ class Competent(Player):
         self.move_to_world(*self.in_tank(lx + float(direction[0]), ly + float(direction[1])))
 
     def goal_point(self, fish: np.ndarray, distance: np.ndarray) -> np.ndarray | None:
-        """Where to lead now, as an offset from the leader (None: nowhere to go)."""
+        """Where to lead now, as an offset from the leader (None: nowhere to go): the
+        middle of the fish far from the leader while too few are with it to meet the
+        level's goal, else the home."""
         tank = self.tank
         needed = tank.goal.fish_home - tank.fish_home
         far = distance > GATHER_RADIUS
@@ -212,8 +213,19 @@ class Competent(Player):
         return self.offsets(np.array([[home.x, home.y]]), (lx, ly))[0]
 
 
+class Competent(Reckless):
+    """Leads the school home: gathers the fish first, waits while the school trails more
+    than `WAIT_FOR` px behind (the mouse on the leader: it slows to a stop and the school
+    catches up), and steers away from any shark within `SHARK_RADIUS` px; never clicks.
+    The leader finds its own way round the rocks."""
+
+    wait = True
+    dodge = True
+
+
 MAKERS: dict[str, Callable[["TankView", int], Player]] = {
-    "idle": Player, "random": RandomPlayer, "clicker": Clicker, "competent": Competent,
+    "idle": Player, "random": RandomPlayer, "clicker": Clicker, "reckless": Reckless,
+    "competent": Competent,
 }  # fmt: skip
 
 

@@ -71,13 +71,14 @@ def in_level(
     x, y, radius = room(level)
     spawn = replace(level.spawns[0], x=x, y=y, count=fish, radius=min(150.0, radius - 40.0))
     level = replace(level, sharks=(), spawns=(spawn,), food=level.food if food else ())
-    tank = Tank(level, seed=seed, fish=fish, species=preset("mill").species(FISH), leader=False)
+    tank = Tank(
+        level, seed=seed, fish=fish, species=preset("mill").species(FISH), leader=False, free=True
+    )
     flock = tank.flock
     wrap = (level.width, level.height) if level.boundary == "wrap" else None
 
     def step() -> None:
         tank.step()
-        tank.status = "playing"  # keep going once the level is decided
 
     try:
         return sampled(step, lambda: (flock.positions, flock.velocities), 1 / 60, seconds, wrap)

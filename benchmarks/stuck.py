@@ -31,7 +31,7 @@ def fish_tracks(level_name: str, player: str, seed: int, seconds: float) -> tupl
     """Every fish's position at every step ((steps, fish, 2), NaN once eaten), and the
     tank's size where it wraps (None in a box)."""
     level = load_level(level_name)
-    tank = Tank(level, seed=seed, autopilot=player == "autopilot")
+    tank = Tank(level, seed=seed, autopilot=player == "autopilot", free=True)
     try:
         store, fish_index = tank.flock.store, tank.flock.species.index("fish")
         entities = np.sort(store.entities[store.species == fish_index])
@@ -39,7 +39,6 @@ def fish_tracks(level_name: str, player: str, seed: int, seconds: float) -> tupl
         tracks = np.full((steps, len(entities), 2), np.nan)
         for k in range(steps):
             tank.step(DT)
-            tank.status = "playing"  # play on after the level is decided
             fish = store.species == fish_index
             columns = np.searchsorted(entities, store.entities[fish])
             known = (columns < len(entities)) & (entities[np.minimum(columns, len(entities) - 1)]

@@ -19,7 +19,8 @@ SECONDS = 4.0
 def main() -> None:
     """Count draws and steps for SECONDS of arcade.run with 2,000 fish."""
     window = arcade.Window(1280, 720, "loop check")
-    view = TankView(load_level("reef"), lambda lv: Tank(lv, seed=1, fish=2000, autopilot=True),
+    view = TankView(load_level("reef"),
+                    lambda lv: Tank(lv, seed=1, fish=2000, autopilot=True, free=True),
                     intro=False)  # fmt: skip
     steps_at_draw: list[int] = []
     real_draw = view.on_draw

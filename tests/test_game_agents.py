@@ -129,14 +129,13 @@ SHARK_CASES = [("caves", 0, None), ("caves", 2, None), ("caves", 3, None),
 @pytest.mark.parametrize(("name", "seed", "fish"), SHARK_CASES)
 def test_sharks_keep_moving_apart_and_off_the_rocks(name: str, seed: int, fish: int | None
                                                     ) -> None:  # fmt: skip
-    tank = Tank(load_level(name), seed=seed, fish=fish, autopilot=True)
+    tank = Tank(load_level(name), seed=seed, fish=fish, autopilot=True, free=True)
     shark = tank.flock.species.index("shark")
     config = tank.flock.config
     track, closest, near_rock = [], math.inf, 0
     try:
         for step in range(900 if fish else 1800):  # 15 s crowded, else 30 s
             tank.step(DT)
-            tank.status = "playing"  # keep hunting after the level is decided
             store = tank.flock.store
             sharks = store.positions[store.species == shark].copy()
             track.append(sharks)
@@ -180,14 +179,13 @@ def test_nothing_ends_a_step_inside_a_rock_or_outside(name: str, preset_name: st
     """Every step of 6 s (3 s at 2,000 fish) with food dropped each second: no fish,
     shark, leader or pellet inside a rock or outside the tank, and no shark pinned."""
     species = FISH if preset_name == "none" else preset(preset_name).species(FISH)
-    tank = Tank(load_level(name), seed=4, fish=fish, species=species, autopilot=True)
+    tank = Tank(load_level(name), seed=4, fish=fish, species=species, autopilot=True, free=True)
     shark = tank.flock.species.index("shark")
     track = []
     try:
         tank.drop_food(tank.level.width / 2, tank.level.height * 0.9)
         for step in range(180 if fish == 2000 else 360):
             tank.step(DT)
-            tank.status = "playing"
             if step % 60 == 59:
                 tank.drop_food(*tank.level.leader)
             misplaced = tank.misplaced()

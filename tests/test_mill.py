@@ -99,11 +99,12 @@ def test_the_mill_holds_in_a_level_with_room(name: str) -> None:
     assert radius > 200, radius
     spawn = replace(level.spawns[0], x=x, y=y, count=FISH, radius=150.0)
     level = replace(level, sharks=(), spawns=(spawn,))
-    tank = Tank(level, seed=0, fish=FISH, species=preset("mill").species(GAME_FISH), leader=False)
+    tank = Tank(
+        level, seed=0, fish=FISH, species=preset("mill").species(GAME_FISH), leader=False, free=True
+    )
 
     def step() -> None:
         tank.step()
-        tank.status = "playing"  # keep going once the level is decided
 
     wrap = (level.width, level.height) if level.boundary == "wrap" else None
     try:
