@@ -6,23 +6,18 @@ import math
 import arcade
 import numpy as np
 from arcade.earclip import earclip
-from arcade.shape_list import (
-    ShapeElementList,
-    create_ellipse_filled,
-    create_ellipse_outline,
-    create_polygon,
-)
+from arcade.shape_list import ShapeElementList, create_ellipse_filled, create_polygon
 
 from shoal.components import Circle, Polygon, Rect
-from shoal.game.level import Level
+from shoal.game.level import Home, Level
 from shoal.systems.render.looks import fish_texture
 
 ROCK = arcade.types.Color(96, 88, 80)
 ROCK_EDGE = arcade.types.Color(60, 54, 50)
 PLANT = arcade.types.Color(46, 130, 70)
 FOOD = arcade.types.Color(235, 200, 120)
-HOME = arcade.types.Color(255, 150, 120, 70)
-HOME_EDGE = arcade.types.Color(255, 180, 150, 210)
+HOME = arcade.types.Color(90, 230, 200, 80)
+HOME_EDGE = arcade.types.Color(255, 215, 120, 230)
 LEADER_TINT = arcade.types.Color(255, 215, 60)
 LEADER_SCALE = 1.4
 
@@ -43,14 +38,8 @@ def outline(shape: Circle | Rect | Polygon) -> list[tuple[float, float]]:
 
 
 def scenery(level: Level) -> ShapeElementList[arcade.shape_list.Shape]:
-    """One batched shape list of the level's home and every rock and plant (built once a
-    level)."""
+    """One batched shape list of every rock and plant of the level (built once a level)."""
     shapes: ShapeElementList[arcade.shape_list.Shape] = ShapeElementList()
-    home = level.home
-    if home is not None:
-        size = 2 * home.radius
-        shapes.append(create_ellipse_filled(home.x, home.y, size, size, HOME))
-        shapes.append(create_ellipse_outline(home.x, home.y, size, size, HOME_EDGE, 3))
     for obstacle in level.obstacles:
         colour = PLANT if obstacle.kind == "plant" else ROCK
         shape = obstacle.shape
@@ -62,6 +51,13 @@ def scenery(level: Level) -> ShapeElementList[arcade.shape_list.Shape]:
             for triangle in earclip(outline(shape)):
                 shapes.append(create_polygon(triangle, colour))
     return shapes
+
+
+def draw_home(home: Home | None) -> None:
+    """The level's home: a warm disc with a bright rim (two draw calls)."""
+    if home is not None:
+        arcade.draw_circle_filled(home.x, home.y, home.radius, HOME)
+        arcade.draw_circle_outline(home.x, home.y, home.radius, HOME_EDGE, 4)
 
 
 def draw_food(items: list[tuple[float, float, float]]) -> None:

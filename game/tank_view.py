@@ -31,7 +31,7 @@ from shoal.game.hud import Hud
 from shoal.game.level import Level, LevelError, level_names, load_level
 from shoal.game.outputs import save_image, shown
 from shoal.game.records import Records, Result
-from shoal.game.scenery import draw_food, leader_sprite, scenery
+from shoal.game.scenery import draw_food, draw_home, leader_sprite, scenery
 from shoal.game.sound import Sounds
 from shoal.game.tank import DT, StatsRecord, Tank
 from shoal.systems import RENDER_PRIORITY
@@ -271,6 +271,7 @@ class TankView(arcade.View):
         self.clear()
         alpha = self.alpha
         with self.camera.activate():
+            draw_home(self.level.home)
             self.scenery.draw()
             draw_food(self.tank.food_items(alpha))
             self.render.draw(alpha)
