@@ -1,4 +1,5 @@
-"""Play the shoal fish tank: ``shoal`` or ``python -m shoal.game`` (``--help`` for options).
+"""Play the shoal fish tank: ``shoal`` or ``python -m shoal.game`` (``--help``: the options,
+the keys and the goal).
 
 Lead the school with the mouse, click to drop food, keep clear of the sharks. Without a
 display (no DISPLAY / WAYLAND_DISPLAY on Linux, or no window can be opened) it says so,
@@ -14,10 +15,12 @@ import argparse
 import os
 import subprocess
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from shoal.game.help_text import GOAL, KEYS
 from shoal.game.level import Level, LevelError, level_names, load_level
 from shoal.game.level.messages import clip
 from shoal.game.outputs import shown, writable_problem
@@ -71,9 +74,19 @@ def _output(suffix: str) -> Callable[[str], Path]:
     return parse
 
 
+def epilog() -> str:
+    """What ``--help`` says after the options: the controls (the help card's own lines) and
+    the goal."""
+    controls = "\n".join(f"  {line}" for line in KEYS)
+    return f"keys in the game (H shows this list there):\n{controls}\n\n{textwrap.fill(GOAL, 79)}"
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command-line options; exits with status 2 and one line on stderr if bad."""
-    parser = _Parser(prog=PROG, description="A fish tank: lead your school, feed it, survive.")
+    parser = _Parser(
+        prog=PROG, description="A fish tank: lead your school, feed it, survive.",
+        epilog=epilog(), formatter_class=argparse.RawDescriptionHelpFormatter,  # keeps its lines
+    )  # fmt: skip
     parser.add_argument("--level", default=None, help=f"a name ({', '.join(level_names())}) "
                         "or a .tmj path (default: the first level)")  # fmt: skip
     parser.add_argument("--seed", type=_count(MAX_SEED), default=0, help="random seed (default 0)")

@@ -4,10 +4,13 @@ A dropped pellet carries a `Sinking` component instead of a `Velocity`, so the f
 food drift (which knows the floor but not the rocks) leaves it alone and `sink_food` moves
 it: down at `speed`; on a rock's flat-enough top it rests; on a slope it slides down along
 the surface until it rests on a flatter part, on the floor or falls free. Pellets are few,
-so this is plain Python per pellet, never per fish.
+so this is plain Python per pellet, never per fish. A pellet dropped over another that sinks
+or has sunk goes beside it (`drop_spot`): dropped pellets all sink at one speed, so clicks
+on one spot would stack them in a column that lands as one pellet.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import esper
@@ -22,6 +25,10 @@ RESTING_SLOPE = 0.6
 normal's y: 1 flat, 0.6 about 53° of slope); it slides down steeper ones."""
 SEARCH_RINGS = 24
 """Rings of candidate points `free_spot` tries round a point when pushing it out fails."""
+SIDE_STEPS = 12
+"""Spots `drop_spot` tries on each side of a click, a pellet's width (and `SIDE_GAP`) apart."""
+SIDE_GAP = 2.0
+"""px between a pellet dropped beside another and it."""
 
 
 @dataclass(slots=True)
@@ -105,6 +112,63 @@ def free_spot(tank: TankSpace, x: float, y: float, clearance: float) -> tuple[fl
             if _free(tank, cx, cy, clearance):
                 return cx, cy
     return x, y  # no free spot near: a tank made of rock (the level loader refuses those)
+
+
+def drop_spot(tank: TankSpace, x: float, y: float, radius: float) -> tuple[float, float]:
+    """Where a pellet of `radius` dropped at (x, y) goes, among the pellets of the current
+    esper world: the free spot nearest (x, y) (`free_spot`), unless it would sink onto a
+    dropped pellet or lie on any: then beside them (see `beside`)."""
+    pellets = [(p.x, p.y, food.radius, esper.has_component(entity, Sinking))
+               for entity, (food, p) in esper.get_components(Food, Position)]  # fmt: skip
+    return beside(tank, x, y, radius, pellets)
+
+
+def beside(tank: TankSpace, x: float, y: float, radius: float,
+           pellets: Sequence[tuple[float, float, float, bool]]) -> tuple[float, float]:  # fmt: skip
+    """The free spot nearest (x, y) for a pellet of `radius`, moved sideways till it is
+    clear of `pellets` ((x, y, radius, dropped) each).
+
+    A spot is taken when it overlaps a pellet, or lies over a dropped one (sinking, or
+    sunk: pellets sink at one speed and stop where the one before stopped) or less than a
+    pellet's width above it; in a tank that wraps, dropped pellets sink round and round,
+    so the whole column is taken. Then spots a pellet's width apart are tried on both sides,
+    nearest first, the click's side of the pellet it hit first; if all `SIDE_STEPS` each way
+    are taken, the free spot itself (a crowded tank: food where the player clicked).
+    """
+    first = free_spot(tank, x, y, radius)
+    hit = _taken(tank, *first, radius, pellets)
+    if hit is None:
+        return first
+    step = 2.0 * radius + SIDE_GAP
+    side = 1.0 if _across(tank, x - hit[0]) >= 0.0 else -1.0
+    for k in range(1, SIDE_STEPS + 1):
+        for direction in (side, -side):
+            spot = free_spot(tank, x + direction * k * step, y, radius)
+            if _taken(tank, *spot, radius, pellets) is None:
+                return spot
+    return first
+
+
+def _taken(tank: TankSpace, x: float, y: float, radius: float,
+           pellets: Sequence[tuple[float, float, float, bool]]
+           ) -> tuple[float, float, float, bool] | None:  # fmt: skip
+    """The first pellet that takes the spot (x, y) from a new one of `radius` (else None)."""
+    for pellet in pellets:
+        px, py, pr, dropped = pellet
+        apart = radius + pr
+        dx = _across(tank, x - px)
+        if abs(dx) >= apart:
+            continue
+        if math.hypot(dx, y - py) < apart:
+            return pellet
+        if dropped and (tank.wraps or py < y + apart):
+            return pellet
+    return None
+
+
+def _across(tank: TankSpace, dx: float) -> float:
+    """A horizontal offset, the short way round in a tank that wraps."""
+    return (dx + tank.width / 2) % tank.width - tank.width / 2 if tank.wraps else dx
 
 
 def _free(tank: TankSpace, x: float, y: float, clearance: float) -> bool:

@@ -2,8 +2,10 @@
 
 Its items flow left to right and wrap onto more lines when the window is narrow, and the text
 scales with the window (`shoal.game.cards.ui_scale`), so it fits from 640 × 400 to 4K. The
-speed readout (fps, ms per step) changes at most twice a second and never while paused, so
-a paused picture stays exactly still.
+speed readout (fps, ms per step) is the developer's: it shows only with the debug overlay
+on; "slowed to N/60 steps a second" is the player's (the game runs slower than meant) and
+shows whenever it happens; neither shows while a card is up. The readout changes at most
+twice a second and never while paused, so a paused picture stays exactly still.
 """
 
 import arcade
@@ -24,15 +26,34 @@ class Hud:
 
     Attributes:
         error: a problem to show until it is replaced or cleared (a broken level file).
-        readout: the speed readout ("" until measured).
+        debug: the debug overlay is on: the speed readout (fps, ms per step) shows.
+        card_up: a card covers the tank: no readout (it would be stale, or about the last
+            level while the next one's card is up).
     """
 
     def __init__(self) -> None:
         self.texts = TextCache()
         self.error = ""
-        self.readout = ""
+        self.debug = False
+        self.card_up = False
+        self._speed = ""  # "NN fps  step N ms": for the developer
+        self._slowed = ""  # "slowed to N/60 steps a second": for the player too
         self._notice = ""
         self._notice_until = 0.0
+        self._readout_at = -1e9
+
+    @property
+    def readout(self) -> str:
+        """The speed readout as shown now ("" when nothing is to be shown): the speed only
+        with `debug`, a slow-down always, nothing while a card is up."""
+        if self.card_up:
+            return ""
+        return "  ".join(part for part in (self._speed if self.debug else "", self._slowed)
+                         if part)  # fmt: skip
+
+    def forget_speed(self) -> None:
+        """Drop the readout (a new level: the last one's speed says nothing of it)."""
+        self._speed = self._slowed = ""
         self._readout_at = -1e9
 
     def notify(self, message: str, now: float) -> None:
@@ -50,9 +71,8 @@ class Hud:
         self._readout_at = now
         shown = [] if fps is None else [f"{fps:.0f} fps"]
         shown.append(f"step {step_ms:.1f} ms")
-        if slowed_to is not None:
-            shown.append(f"slowed to {slowed_to}/60 steps a second")
-        self.readout = "  ".join(shown)
+        self._speed = "  ".join(shown)
+        self._slowed = "" if slowed_to is None else f"slowed to {slowed_to}/60 steps a second"
 
     def items(self, tank: Tank) -> list[tuple[str, arcade.types.Color]]:
         """The status items, in order, with their colours."""
@@ -79,8 +99,36 @@ class Hud:
             items.append((self.readout, TEXT))
         return items
 
+    def bar_height(self, tank: Tank, width: int, height: int) -> float:
+        """How far down from the window's top the status bar reaches (px), as drawn now: its
+        items wrap onto more lines in a narrow window (the tank view fits the tank below)."""
+        return self._bar(len(self._lines(tank, width, height)), ui_scale(width, height))
+
+    def message_top(self, width: int, height: int, now: float) -> float:
+        """The top of the message bar at the bottom (px; 0 when no message shows)."""
+        scale = ui_scale(width, height)
+        label = self._message_label(width, scale, now)
+        return 0.0 if label is None else label.content_height + 2 * round(10 * scale)
+
     def draw(self, tank: Tank, width: int, height: int, now: float) -> None:
         """The status items at the top (wrapped to the width), the message at the bottom."""
+        scale = ui_scale(width, height)
+        margin, gap = round(10 * scale), round(24 * scale)
+        lines = self._lines(tank, width, height)
+        arcade.draw_lrbt_rectangle_filled(0, width, height - self._bar(len(lines), scale),
+                                          height, BAR)  # fmt: skip
+        y = height - margin / 2
+        for line in lines:
+            x = float(margin)
+            for label in line:
+                label.position = (x, y)
+                label.draw()
+                x += label.content_width + gap
+            y -= round(22 * scale)
+        self._draw_message(width, scale, now)
+
+    def _lines(self, tank: Tank, width: int, height: int) -> list[list[arcade.Text]]:
+        """The status items' labels, wrapped into lines that fit the window's width."""
         scale = ui_scale(width, height)
         margin, gap = round(10 * scale), round(24 * scale)
         lines: list[list[arcade.Text]] = [[]]
@@ -93,27 +141,26 @@ class Hud:
                 used, extra = 0.0, label.content_width
             lines[-1].append(label)
             used += extra
-        line_height = round(22 * scale)
-        arcade.draw_lrbt_rectangle_filled(0, width, height - len(lines) * line_height - margin,
-                                          height, BAR)  # fmt: skip
-        y = height - margin / 2
-        for line in lines:
-            x = float(margin)
-            for label in line:
-                label.position = (x, y)
-                label.draw()
-                x += label.content_width + gap
-            y -= line_height
-        self._draw_message(width, scale, now)
+        return lines
 
-    def _draw_message(self, width: int, scale: float, now: float) -> None:
+    @staticmethod
+    def _bar(lines: int, scale: float) -> float:
+        return lines * round(22 * scale) + round(10 * scale)
+
+    def _message_label(self, width: int, scale: float, now: float) -> arcade.Text | None:
         message, colour = self.error, ERROR
         if not message and now < self._notice_until:
             message, colour = self._notice, NOTICE
         if not message:
+            return None
+        margin = round(10 * scale)
+        return self.texts.get("message", message, 13 * scale, colour, width=width - 2 * margin)
+
+    def _draw_message(self, width: int, scale: float, now: float) -> None:
+        label = self._message_label(width, scale, now)
+        if label is None:
             return
         margin = round(10 * scale)
-        label = self.texts.get("message", message, 13 * scale, colour, width=width - 2 * margin)
         arcade.draw_lrbt_rectangle_filled(0, width, 0, label.content_height + 2 * margin, BAR)
         label.position = (margin, label.content_height + margin)
         label.draw()

@@ -3,7 +3,6 @@
 import argparse
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -132,15 +131,10 @@ def run_headless(level: Level, make: TankFactory, frames: int, screenshot: Path 
     view = TankView(level, make, stats, intro=False)
     view.interpolate = False  # no frame clock runs here: draw the latest step
     window.show_view(view)
-    started = time.perf_counter()
     for _ in range(frames):
         view.step()
-    elapsed = time.perf_counter() - started
     tank = view.tank
-    print(
-        f"shoal: {level.title}: {frames} step{'' if frames == 1 else 's'} ({frames / 60:.1f} s)"
-        f" of {tank.fish} fish in {elapsed:.2f} s; status {tank.status}, score {tank.score}"
-    )
+    print(demo_summary(tank))  # then save_image's own line says where the picture went
     shot = view.save_screenshot(screenshot) if screenshot is not None else ""
     problems = [p for p in (shot, view.write_stats()) if p]
     for problem in problems:
@@ -148,3 +142,16 @@ def run_headless(level: Level, make: TankFactory, frames: int, screenshot: Path 
     tank.close()
     window.close()
     return 1 if problems else 0
+
+
+def demo_summary(tank: Tank) -> str:
+    """What the headless demo played, in a line for a person: the level, the time played,
+    what became of the fish, and the level's end if it came ("shoal: headless demo of Coral
+    Reef: 10.0 s played, 60 fish, 0 eaten by sharks"; the screenshot's line follows)."""
+    played = f"{tank.time:.1f}" if tank.time >= 1.0 else f"{tank.time:.2f}"
+    # What became of the fish, in the order a player thinks of them: add a count here.
+    fish = [f"{tank.fish} fish", f"{tank.fish_eaten} eaten by sharks"]
+    line = f"shoal: headless demo of {tank.level.title}: {played} s played, {', '.join(fish)}"
+    if tank.status != "playing":
+        line += f"; level {tank.status}"
+    return line

@@ -6,15 +6,10 @@ Plain text only (no arcade): `shoal.game.cards` draws them.
 from collections.abc import Sequence
 
 from shoal.game.cards import Card
+from shoal.game.help_text import KEYS  # with `shoal --help`'s: one list of the keys
 from shoal.game.records import Result
 from shoal.game.tank import Tank
 
-KEYS = (
-    "Mouse: lead the school.   Click: drop food.",
-    "Space: pause.   Period: one step.   R: restart.   N: next level.   L: reload the level.",
-    "D: debug overlay.   P: tuning panel.   S: screenshot.   M: mute.   F: fullscreen.",
-    "H: this help.   Esc: quit.",
-)
 START_HINT = "Press a key or click to start"
 
 

@@ -11,7 +11,7 @@ import esper
 import numpy as np
 
 from shoal.components import Food, Leader, Obstacle, Position, Species, Velocity
-from shoal.game.food import Sinking, TankSpace, free_spot, sink_food
+from shoal.game.food import Sinking, TankSpace, drop_spot, free_spot, sink_food
 from shoal.game.leader_fish import WAYPOINT_AHEAD, LeaderState, patrol_point, swim_towards
 from shoal.game.level import Goal, Level, SpawnPoint
 from shoal.game.open_water import OpenWaterSystem, RoomSystem
@@ -244,8 +244,8 @@ class Tank:
             return None
         if self.drops_left is not None:
             self.drops_left -= 1
-        x, y = free_spot(self.space, x, y, DROPPED_FOOD.radius)
         with in_world(self.world):
+            x, y = drop_spot(self.space, x, y, DROPPED_FOOD.radius)  # beside any it would stack on
             esper.create_entity(Position(x, y), Sinking(SINK_SPEED),
                                 Food(DROPPED_FOOD.bites, DROPPED_FOOD.radius))  # fmt: skip
         return x, y

@@ -24,7 +24,7 @@ import esper
 from PIL import Image
 
 from shoal.game import screens
-from shoal.game.cards import Card, TextCache, draw_card
+from shoal.game.cards import Card, TextCache, draw_card, ui_scale
 from shoal.game.clock import StepClock
 from shoal.game.controls import Controls
 from shoal.game.hud import Hud
@@ -104,6 +104,7 @@ class TankView(arcade.View):
         # clock's dropped time at the last readout: together they say if time slowed.
         self._step_times: deque[float] = deque(maxlen=120)
         self._dropped_seen = 0.0
+        self._hud_reserve = 0.0  # px kept free for the HUD's bar above the tank
         self.level = level
         self.tank = make_tank(level)
         self._build_view_of_tank()
@@ -177,7 +178,9 @@ class TankView(arcade.View):
             self.render = RenderSystem(self.tank.flock, looks=LOOKS)
             esper.add_processor(self.render, RENDER_PRIORITY)
         self.render.update()
-        self.overlay = DebugOverlay(self.tank.flock, self.render)
+        # The legend is drawn in window pixels above the HUD's message bar (`on_draw`), not
+        # at the tank's bottom left, where the message bar would cover it.
+        self.overlay = DebugOverlay(self.tank.flock, self.render, show_legend=False)
         self.scenery = scenery(self.level)
         self.leader = leader_sprite()
         self.leader_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -186,6 +189,7 @@ class TankView(arcade.View):
         self.clock.reset()
         self.clock.paused = False
         self._step_times.clear()
+        self.hud.forget_speed()
         self._waiting = self.intro
         self._ended = False
         self.on_resize(self.window.width, self.window.height)
@@ -268,6 +272,13 @@ class TankView(arcade.View):
 
     def on_draw(self) -> None:
         """The tank through the camera, then the HUD and any card in window pixels."""
+        width, height = self.window.width, self.window.height
+        card = self.card()
+        # The speed readout is the developer's (with D); a full card hides it, the pause
+        # banner does not (stepping with Period, one wants the step's time).
+        self.hud.debug = self.overlay.enabled
+        self.hud.card_up = card is not None and not card.banner
+        self._keep_below_hud(width, height)
         self.clear()
         alpha = self.alpha
         with self.camera.activate():
@@ -278,9 +289,11 @@ class TankView(arcade.View):
             self._draw_leader(alpha)
             self.overlay.draw()
         self.window.default_camera.use()
-        width, height = self.window.width, self.window.height
-        self.hud.draw(self.tank, width, height, time.perf_counter())
-        card = self.card()
+        now = time.perf_counter()
+        self.hud.draw(self.tank, width, height, now)
+        scale = ui_scale(width, height)
+        self.overlay.draw_legend(round(12 * scale), self.hud.message_top(width, height, now)
+                                 + round(8 * scale), 12 * scale)  # fmt: skip
         if card is not None:
             draw_card(card, self.texts, width, height)
         if self.panel is not None:
@@ -317,11 +330,27 @@ class TankView(arcade.View):
         self.leader_list.draw()
 
     def on_resize(self, width: int, height: int) -> None:
-        """Fit the whole tank in the window, keeping its shape (bars at the sides if needed)."""
+        """Fit the whole tank in the window below the HUD's bar, keeping its shape (bars at
+        the sides if needed)."""
+        self._hud_reserve = self.hud.bar_height(self.tank, width, height)
+        self._fit(width, height)
+
+    def _keep_below_hud(self, width: int, height: int) -> None:
+        """Fit the tank again if the HUD's bar grew onto it (its items wrapped onto another
+        line). It never shrinks back until the window is resized or a level starts, so the
+        tank does not jump up and down as items come and go."""
+        bar = self.hud.bar_height(self.tank, width, height)
+        if bar > self._hud_reserve:
+            self._hud_reserve = bar
+            self._fit(width, height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """The camera shows the whole tank in the window less the HUD's bar at the top."""
         level = self.level
-        scale = min(width / level.width, height / level.height)
+        room = max(height - self._hud_reserve, 1.0)
+        scale = min(width / level.width, room / level.height)
         w, h = level.width * scale, level.height * scale
-        self.camera.viewport = arcade.LBWH((width - w) / 2, (height - h) / 2, w, h)
+        self.camera.viewport = arcade.LBWH((width - w) / 2, (room - h) / 2, w, h)
         self.camera.projection = arcade.LRBT(
             -level.width / 2, level.width / 2, -level.height / 2, level.height / 2)  # fmt: skip
         self.camera.position = (level.width / 2, level.height / 2)

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from shoal.game.__main__ import display_missing
+from shoal.game.__main__ import display_missing, parse_args
+from shoal.game.help_text import GOAL, KEYS
 
 
 def run_game(*args: str, cwd: Path, headless: bool = True, display: str | None = None
@@ -60,3 +61,26 @@ def test_display_detection() -> None:
             assert display_missing()
         finally:
             os.environ.update(saved)
+
+
+def test_help_names_every_control_and_the_goal(capsys: pytest.CaptureFixture[str]) -> None:
+    """``shoal --help`` ends with the help card's own lines (one source) and the goal."""
+    with pytest.raises(SystemExit) as exited:
+        parse_args(["--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    for line in KEYS:  # as the help card shows them, each on its own line
+        assert f"\n  {line}\n" in text
+    for control in ("Mouse", "Click", "Space", "Period", "R:", "N:", "L:", "D:", "P:", "S:",
+                    "M:", "F:", "H:", "Esc"):  # fmt: skip
+        assert control in text
+    assert " ".join(text.split("Goal:")[1].split()) == " ".join(GOAL.split("Goal:")[1].split())
+
+
+def test_help_imports_no_arcade() -> None:
+    """--help is read before the headless decision: it must not import arcade."""
+    code = ("import sys\nfrom shoal.game.__main__ import epilog\nepilog()\n"
+            "assert 'arcade' not in sys.modules, 'the help text imported arcade'\n")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr

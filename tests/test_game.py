@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from shoal.game.level import level_names, load_level
+from shoal.game.play import demo_summary
 from shoal.game.tank import DT, Tank
 from shoal.game.tank_view import TankView
 
@@ -100,8 +101,24 @@ def test_too_many_fish_names_the_limit(tmp_path: Path) -> None:
 def test_a_one_step_run_says_one_step_and_stays_quiet(tmp_path: Path) -> None:
     done = game("--headless", "--frames", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert ": 1 step (" in done.stdout
+    assert "headless demo of Coral Reef: 0.02 s played, 60 fish, 0 eaten by sharks" in done.stdout
+    assert "status" not in done.stdout  # "status playing" said nothing to a player
     assert done.stderr == ""  # no audio-library noise, no warnings
+
+
+def test_the_headless_demo_says_what_it_played() -> None:
+    tank = Tank(load_level("caves"), seed=1, autopilot=True)
+    try:
+        for _ in range(120):
+            tank.step(DT)
+        tank.fish_eaten = 3  # as if the sharks had caught some
+        line = demo_summary(tank)
+        assert line == (f"shoal: headless demo of {tank.level.title}: 2.0 s played, "
+                        f"{tank.fish} fish, 3 eaten by sharks")  # fmt: skip
+        tank.status = "lost"
+        assert demo_summary(tank).endswith("; level lost")
+    finally:
+        tank.close()
 
 
 def test_a_broken_level_file_is_named(tmp_path: Path) -> None:

@@ -207,6 +207,7 @@ def test_the_hud_fits_the_window(window: arcade.Window, size: tuple[int, int]) -
     view = view_of(window, "caves")
     view.tank.mark_practice("fish changed with the panel")
     hud = Hud()
+    hud.debug = True  # the speed readout shows with the debug overlay only
     hud.measure(0.0, 59.0, 12.5, 30)  # everything it can show (slowed down too)
     hud.draw(view.tank, width, height, 0.0)
     labels = [label for key, (_, label) in hud.texts._texts.items() if key.startswith("status")]

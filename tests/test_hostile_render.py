@@ -15,7 +15,7 @@ from shoal.systems.render import (
 )
 from shoal.systems.render.debug_overlay import DebugOverlay, applied, circles_layer, outlines_layer
 
-from hostile import INF, NAN, Case, case, keyword, labelled, on_event, refusal_test, sweep
+from hostile import INF, NAN, Case, Scene, case, keyword, labelled, on_event, refusal_test, sweep
 
 
 def render_cases() -> list[Case]:
@@ -211,6 +211,20 @@ def overlay_cases() -> list[Case]:
         r"select_nearest: max_distance = ",
         labelled("max_distance", {"negative": -1.0, "NaN": NAN, "a str": "far"}),
     )
+    for k, name in enumerate(("x", "y", "size")):
+
+        def legend_at(s: Scene, v: object, k: int = k) -> object:
+            arguments: list[object] = [10.0, 10.0, 12.0]
+            arguments[k] = v
+            return s.overlay.draw_legend(*arguments)
+
+        cases += sweep(
+            "DebugOverlay.draw_legend",
+            legend_at,
+            rf"draw_legend: {name} = ",
+            labelled(name, {"NaN": NAN, "a str": "1"} if name != "size" else {
+                "zero": 0.0, "negative": -1.0, "inf": INF, "a str": "big"}),
+        )  # fmt: skip
     cases += sweep(
         "DebugOverlay.add_layer",
         lambda s, v: s.overlay.add_layer(v, on_event),

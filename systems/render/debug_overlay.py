@@ -49,6 +49,7 @@ NEIGHBOUR_DOTS: RGBA = (255, 255, 255, 230)
 SELECTED: RGBA = (255, 225, 80, 255)
 SELECTED_RING = 14.0  # px: around a fish, not over it
 LEGEND_AT = (12.0, 10.0)  # bottom left of the legend (px)
+LEGEND_SIZE = 12.0  # its font size (px)
 TOTAL_FORCE: RGBA = (255, 255, 255, 255)
 RULE_COLOURS: dict[str, RGBA] = {
     "separation": (255, 80, 80, 255),
@@ -73,7 +74,9 @@ class DebugOverlay:
             None: per species, so that a push of its max force reaches its perception circle.
         line_width: width of the overlay's lines (px).
         show_grid: draw the neighbour grid's cells.
-        show_legend: name the arrows' colours (bottom left) while a boid is selected.
+        show_legend: name the arrows' colours (bottom left) while a boid is selected, in
+            `draw()`; a host that draws its own text at the bottom turns this off and calls
+            `draw_legend` where the legend fits, e.g. in window pixels above its own text.
 
     Attributes:
         enabled: `draw()` draws only when True (the host toggles it).
@@ -105,7 +108,8 @@ class DebugOverlay:
         self.selected: int | None = None
         self.layers: dict[str, Layer] = {}
         self._gl: TriangleDrawer | None = None
-        self._legend: list[arcade.Text] | None = None
+        # The legend's size, and its words with their offsets from its left.
+        self._legend: tuple[float, list[tuple[float, arcade.Text]]] | None = None
 
     # --- control -------------------------------------------------------------------------
     def toggle(self) -> bool:
@@ -153,11 +157,25 @@ class DebugOverlay:
         if self._gl is None:
             self._gl = TriangleDrawer(arcade.get_window().ctx)
         self._gl.draw(vertices)
-        if self.show_legend and self.selected is not None and self.selected in self.flock.store:
-            if self._legend is None:
-                self._legend = _legend()
-            for text in self._legend:
-                text.draw()
+        if self.show_legend:
+            self.draw_legend(*LEGEND_AT)
+
+    def draw_legend(self, x: float, y: float, size: float = LEGEND_SIZE) -> float:
+        """Name the arrows' colours in a row whose bottom left is (x, y), in the coordinates
+        of the camera in use, with `size` px text; only while enabled and a boid is selected
+        (`draw()` calls it at `LEGEND_AT` unless `show_legend` is off). Returns the row's
+        height (0 when nothing was drawn)."""
+        x = check.number("draw_legend", "x", x)
+        y = check.number("draw_legend", "y", y)
+        size = check.number("draw_legend", "size", size, low=0.0, above=True)
+        if not self.enabled or self.selected is None or self.selected not in self.flock.store:
+            return 0.0
+        if self._legend is None or self._legend[0] != size:
+            self._legend = size, _legend(size)  # laid out once per size, not every frame
+        for offset, text in self._legend[1]:
+            text.position = (x + offset, y)
+            text.draw()
+        return float(max(text.content_height for _, text in self._legend[1]))
 
     def build(self) -> ShapeBatch:
         """Every shape the overlay shows now (no OpenGL: usable in tests)."""
@@ -343,15 +361,16 @@ def _check_layer(owner: str, source: object, colour: object, width: object) -> N
     check.number(owner, "width", width, low=0.0, above=True)
 
 
-def _legend() -> list[arcade.Text]:
-    """One coloured word per arrow, in a row at the bottom left."""
-    texts: list[arcade.Text] = []
-    x = LEGEND_AT[0]
+def _legend(size: float) -> list[tuple[float, arcade.Text]]:
+    """One coloured word per arrow, each with its offset from the row's left; anchored at
+    their bottoms."""
+    words: list[tuple[float, arcade.Text]] = []
+    x = 0.0
     for name, colour in (*RULE_COLOURS.items(), ("total", TOTAL_FORCE)):
-        text = arcade.Text(name, x, LEGEND_AT[1], arcade.types.Color(*colour), 12)
-        texts.append(text)
-        x += text.content_width + 14
-    return texts
+        text = arcade.Text(name, 0.0, 0.0, arcade.types.Color(*colour), size, anchor_y="bottom")
+        words.append((x, text))
+        x += text.content_width + size * 14 / 12  # a gap of 14 px at the usual 12 px size
+    return words
 
 
 def _capped(vector: FloatArray, longest: float) -> FloatArray:
