@@ -24,7 +24,7 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -67,9 +67,8 @@ class FollowResult:
 def run_follow(level: str, seed: int = 0, seconds: float = 60.0) -> FollowResult:
     """Run `level`'s tank on autopilot for `seconds` without its food and sharks; see
     `FollowResult`."""
-    tank = Tank(load_level(level), seed=seed, autopilot=True)
-    # Not a game: no goal ends the run (the school could eat enough food to win).
-    tank.goal = replace(tank.goal, min_fish=0, food_to_eat=10**9, time_limit=0.0)
+    # A free swim: no goal ends the run and no fish leaves for the home.
+    tank = Tank(load_level(level), seed=seed, autopilot=True, free=True)
     _clear_agents(tank)
     try:
         every = round(SAMPLE_EVERY / DT)

@@ -12,7 +12,7 @@ KEYS = (
 )
 """Every key and what it does, a line per group (the help card shows them as they are)."""
 GOAL = (
-    "Goal: lead your school to its home in the reef before the time runs out; sharks eat the "
+    "Goal: lead your school into its home (the ring) before the time runs out; sharks eat the "
     "fish that stray; dropped food is a lure, and you have only a few pellets."
 )
 """The game's goal in one sentence (each level's card gives its own numbers)."""

@@ -147,10 +147,13 @@ def run_headless(level: Level, make: TankFactory, frames: int, screenshot: Path 
 def demo_summary(tank: Tank) -> str:
     """What the headless demo played, in a line for a person: the level, the time played,
     what became of the fish, and the level's end if it came ("shoal: headless demo of Coral
-    Reef: 10.0 s played, 60 fish, 0 eaten by sharks"; the screenshot's line follows)."""
+    Reef: 10.0 s played, 60 fish, 0 home, 0 eaten by sharks"; the screenshot's line
+    follows)."""
     played = f"{tank.time:.1f}" if tank.time >= 1.0 else f"{tank.time:.2f}"
-    # What became of the fish, in the order a player thinks of them: add a count here.
+    # What became of the fish, in the order a player thinks of them.
     fish = [f"{tank.fish} fish", f"{tank.fish_eaten} eaten by sharks"]
+    if tank.level.home is not None and not tank.free:
+        fish.insert(1, f"{tank.fish_home} home")
     line = f"shoal: headless demo of {tank.level.title}: {played} s played, {', '.join(fish)}"
     if tank.status != "playing":
         line += f"; level {tank.status}"

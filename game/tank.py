@@ -47,13 +47,22 @@ a second on a 2-core machine, drawing included (benchmarks/game_frames.py measur
 # would space a crowd more but lost the school its leader (the navigation tours). Measured
 # with benchmarks/game_spacing.py (2,000 fish, seed 1, after 10 s), the median distance to
 # the nearest fish, before → now: reef 9.8 → 10.6 px, open water 17.4 → 20.6, caves 5.8 →
-# 7.5, kelp 5.7 → 7.4, and the crowded tenth no longer lies on one spot (kelp 1.1 → 2.6 px);
-# a level's own school keeps ~24 px (21 before) and the autopilot wins the caves and open
-# water sooner (in 39 s and 20 s; 120 s and 27 s before).
+# 7.5, kelp 5.7 → 7.4, and the crowded tenth no longer lies on one spot (kelp 1.1 → 2.6 px).
+# The leader pulls hard (leader_weight 4; the leader swims slower than the fish,
+# leader_fish.LEADER_SPEED), so the school keeps round it: on the autopilot's tour (no food
+# or sharks, seeds 0-2, 60 s, benchmarks/follow.py) 61-84 % of the fish within 200 px of it
+# and 95-100 % in its group (26-68 % and 30-85 % with 0.6 and a leader at 150 px/s). That
+# pull packs a school, so each fish keeps a body of 21 px (personal_space): a level's school
+# keeps a median 20-24 px to its nearest fish (16-19 px with the default 10). A fish a
+# shark scares bursts to twice its speed for 0.6 s (the flash expansion the player sees):
+# the led school loses 1-2 fish in the caves, 5-6 in open water (2-3 and 4-9 without;
+# benchmarks/balance.py, competent player, seeds 0-1). Rejoining (rejoin_weight) is left
+# off: the leader's pull already draws a split school back, and rejoining held 180 fish
+# further from a stopped leader (tests/test_navigation_scenes.py).
 FISH = Species(
     "fish", steering="accumulate", separation_weight=4.0, separation_radius=24.0,
-    cohesion_weight=2.0, max_force=1500.0, leader_weight=0.6,
-    food_weight=2.0, fear_radius=120, heading_noise=0.3,
+    cohesion_weight=2.0, max_force=1500.0, leader_weight=4.0, personal_space=21.0,
+    food_weight=2.0, fear_radius=120, heading_noise=0.3, burst_factor=2.0, burst_time=0.6,
 )  # fmt: skip
 # Sharks hunt alone: no alignment or cohesion, and each keeps away from the others out to its
 # perception radius (the "avoid" relation, set in Tank). A long look-ahead, a strong obstacle

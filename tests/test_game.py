@@ -101,7 +101,9 @@ def test_too_many_fish_names_the_limit(tmp_path: Path) -> None:
 def test_a_one_step_run_says_one_step_and_stays_quiet(tmp_path: Path) -> None:
     done = game("--headless", "--frames", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "headless demo of Coral Reef: 0.02 s played, 60 fish, 0 eaten by sharks" in done.stdout
+    assert "headless demo of Coral Reef: 0.02 s played, 60 fish, 0 home, 0 eaten by sharks" in (
+        done.stdout
+    )
     assert "status" not in done.stdout  # "status playing" said nothing to a player
     assert done.stderr == ""  # no audio-library noise, no warnings
 
@@ -111,10 +113,10 @@ def test_the_headless_demo_says_what_it_played() -> None:
     try:
         for _ in range(120):
             tank.step(DT)
-        tank.fish_eaten = 3  # as if the sharks had caught some
+        tank.fish_eaten, tank.fish_home = 3, 2  # as if the sharks had caught some, and home
         line = demo_summary(tank)
         assert line == (f"shoal: headless demo of {tank.level.title}: 2.0 s played, "
-                        f"{tank.fish} fish, 3 eaten by sharks")  # fmt: skip
+                        f"{tank.fish} fish, 2 home, 3 eaten by sharks")  # fmt: skip
         tank.status = "lost"
         assert demo_summary(tank).endswith("; level lost")
     finally:

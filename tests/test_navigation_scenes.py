@@ -31,9 +31,10 @@ def test_the_school_keeps_with_its_leader_round_the_level(level: str) -> None:
     spread out, none left behind), none in a rock, none drawn swimming backwards."""
     results = [nav_scenes.run_tour(level, seed) for seed in SEEDS]
     for result in results:
-        # The leader did stop behind a rock: some of the school is out of its sight (13-25 %
-        # since the followers keep closer to it, a disc behind it; 20-35 % before).
-        assert result.hidden_at_stop > 0.1, result
+        # The leader did stop behind a rock: some of the school is out of its sight (10-25 %
+        # since the school keeps close behind its slower leader, leader_weight 4; 13-25 %
+        # before, and 20-35 % before the followers' disc).
+        assert result.hidden_at_stop >= 0.05, result
         assert result.in_group >= 0.8, result
         assert result.near_after_stop >= 0.8, result
         assert result.misplaced == 0, result
@@ -73,7 +74,7 @@ def test_the_player_s_leader_goes_round_a_rock(autopilot: bool) -> None:
             tank.autopilot = False  # a fixed target behind the rock, from the same start
             tank.target = (910.0, 390.0)
             closest = math.inf
-            for _ in range(240):
+            for _ in range(360):  # 6 s: round the rock at the leader's 85 px/s
                 tank.step()
                 closest = min(closest, math.dist((tank.leader.x, tank.leader.y), (780, 390)))
             return math.dist((tank.leader.x, tank.leader.y), tank.target), closest - 42.0
