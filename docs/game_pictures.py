@@ -1,7 +1,8 @@
 """Make the game's pictures in docs/images (headless): ``python docs/game_pictures.py``.
 
-The intro card, the HUD at 640 × 400 and at 3840 × 2160, the paused screen, a game over and
-the finish card, each from the real view playing the real levels (seeded, autopilot).
+The intro card, the school led into its home, the HUD at 640 × 400 and at 3840 × 2160, the
+paused screen, a game over and the finish card, each from the real view playing the real
+levels (seeded; the leader on autopilot, or led by the mouse).
 """
 
 import os
@@ -38,6 +39,16 @@ def play(view: TankView, seconds: float) -> None:
     view.hud.measure(1e9, 60.0, view.sim_ms)
 
 
+def lead_home(view: TankView, seconds: float) -> None:
+    """The mouse on the level's home for `seconds` (the school follows the leader in)."""
+    home = view.level.home
+    assert home is not None
+    view.tank.autopilot = False
+    screen = view.camera.project((home.x, home.y))
+    view.on_mouse_motion(round(screen.x), round(screen.y), 0, 0)
+    play(view, seconds)
+
+
 def main() -> None:
     """Every picture, in turn."""
     window = arcade.Window(1280, 720, "pictures", visible=False)
@@ -48,10 +59,10 @@ def main() -> None:
     view.on_key_press(arcade.key.SPACE, 0)
     save(view, "paused")
     view.on_key_press(arcade.key.SPACE, 0)
-    view.tank.food_eaten = view.tank.goal.food_to_eat  # as if the school had eaten it all
+    lead_home(view, 7.0)
+    save(view, "leading")
+    view.tank.fish_home = view.tank.goal.fish_home  # as if the rest had swum home
     play(view, DT)
-    view.on_key_press(arcade.key.N, 0)  # kelp: its card, then skipped
-    view.on_key_press(arcade.key.A, 0)
     view.on_key_press(arcade.key.N, 0)  # caves: the time runs out
     view.on_key_press(arcade.key.A, 0)
     play(view, 4.0)
@@ -62,8 +73,10 @@ def main() -> None:
     view.on_key_press(arcade.key.A, 0)
     play(view, 2.0)
     view.tank.mark_practice("fish changed with the panel")
-    view.tank.food_eaten = view.tank.goal.food_to_eat
+    view.tank.fish_home = view.tank.goal.fish_home
     play(view, DT)
+    view.on_key_press(arcade.key.N, 0)  # kelp: its card, then skipped
+    view.on_key_press(arcade.key.A, 0)
     view.on_key_press(arcade.key.N, 0)
     save(view, "finish")
     view.tank.close()

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 # The leader is slower than its school (FISH's max_speed 110 px/s), so the school keeps up
 # with it and catches up after a turn or a gap: at 150 px/s the school trailed (on the
-# autopilot's tour, 26-68 % of the fish within 200 px of it; 61-84 % at 85 px/s with FISH's
+# autopilot's tour, 26-68 % of the fish within 200 px of it; 62-82 % at 85 px/s with FISH's
 # leader_weight 4: benchmarks/follow.py, seeds 0-2, 60 s). 85 is the fastest measured that
 # keeps the kelp's school (it files through the gaps) at 60 % or more.
 LEADER_SPEED = 85.0  # px/s

@@ -50,8 +50,8 @@ a second on a 2-core machine, drawing included (benchmarks/game_frames.py measur
 # 7.5, kelp 5.7 → 7.4, and the crowded tenth no longer lies on one spot (kelp 1.1 → 2.6 px).
 # The leader pulls hard (leader_weight 4; the leader swims slower than the fish,
 # leader_fish.LEADER_SPEED), so the school keeps round it: on the autopilot's tour (no food
-# or sharks, seeds 0-2, 60 s, benchmarks/follow.py) 61-84 % of the fish within 200 px of it
-# and 95-100 % in its group (26-68 % and 30-85 % with 0.6 and a leader at 150 px/s). That
+# or sharks, seeds 0-2, 60 s, benchmarks/follow.py) 62-82 % of the fish within 200 px of it
+# and 98-100 % in its group (26-68 % and 30-85 % with 0.6 and a leader at 150 px/s). That
 # pull packs a school, so each fish keeps a body of 21 px (personal_space): a level's school
 # keeps a median 20-24 px to its nearest fish (16-19 px with the default 10). A fish a
 # shark scares bursts to twice its speed for 0.6 s (the flash expansion the player sees):
@@ -429,9 +429,7 @@ class Tank:
             self.reason = self._won_reason()
         elif fish == 0:  # all home or eaten, and the goal's food not eaten: it never will be
             self.status = "lost"
-            self.reason = (
-                f"No fish left to eat: {self.food_eaten} of {goal.food_to_eat} food eaten."
-            )
+            self.reason = f"No fish left in the tank: {self._progress()}."
         elif goal.time_limit and self.time >= goal.time_limit:
             self.status = "lost"
             self.reason = f"Time is up: {self._progress()} in {goal.time_limit:.0f} s."

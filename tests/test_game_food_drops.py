@@ -86,7 +86,7 @@ def test_a_crowded_column_still_drops_food() -> None:
 
 # --- in the game -------------------------------------------------------------------------
 def test_fast_clicks_on_one_spot_drop_pellets_side_by_side() -> None:
-    tank = Tank(load_level("reef"), seed=1)
+    tank = Tank(load_level("reef"), seed=1, free=True)
     try:
         spot = (300.0, tank.level.height - 40)
         places = clicks_on_one_spot(tank, spot, clicks=8, every=6)  # ten clicks a second
@@ -105,7 +105,7 @@ def test_fast_clicks_on_one_spot_drop_pellets_side_by_side() -> None:
 def test_the_same_clicks_drop_the_same_pellets() -> None:
     runs = []
     for _ in range(2):
-        tank = Tank(load_level("caves"), seed=2)
+        tank = Tank(load_level("caves"), seed=2, free=True)
         try:
             runs.append(clicks_on_one_spot(tank, (600.0, 500.0), clicks=6, every=3))
         finally:
@@ -114,7 +114,7 @@ def test_the_same_clicks_drop_the_same_pellets() -> None:
 
 
 def test_clicks_in_the_view_drop_side_by_side(window: arcade.Window) -> None:
-    view = TankView(load_level("reef"), lambda lv: Tank(lv, seed=1), intro=False)
+    view = TankView(load_level("reef"), lambda lv: Tank(lv, seed=1, free=True), intro=False)
     window.show_view(view)
     x, y = (round(v) for v in view.camera.project((400.0, 500.0)))
     for _ in range(5):

@@ -79,7 +79,7 @@ def test_time_up_is_a_loss_that_says_how_far_the_goal_got() -> None:
         tank.time = tank.goal.time_limit - DT / 2
         tank.step()
         assert tank.status == "lost"
-        assert tank.reason == "Time is up: 0 of 45 fish home in 90 s."
+        assert tank.reason == "Time is up: 0 of 45 fish home in 60 s."
         assert tank.score == 0
     finally:
         tank.close()

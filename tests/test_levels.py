@@ -85,7 +85,7 @@ def test_levels_have_the_promised_contents() -> None:
     reef, kelp, caves, open_water = (load_level(n) for n in ("reef", "kelp", "caves", "open_water"))
     assert (reef.title, len(reef.sharks), reef.goal.fish_home) == ("Coral Reef", 0, 45)
     assert {o.kind for o in reef.obstacles} == {"rock", "plant"}
-    assert len(kelp.sharks) == 1
+    assert len(kelp.sharks) == 3
     assert sum(isinstance(o.shape, Polygon) and o.kind == "plant" for o in kelp.obstacles) >= 6
     assert len(caves.sharks) == 2
     assert any(isinstance(o.shape, Rect) and o.shape.angle_degrees for o in caves.obstacles)
