@@ -210,7 +210,8 @@ class Reckless(Player):
         if home is None:
             return None
         lx, ly = self.leader()
-        return self.offsets(np.array([[home.x, home.y]]), (lx, ly))[0]
+        offset: np.ndarray = self.offsets(np.array([[home.x, home.y]]), (lx, ly))[0]
+        return offset
 
 
 class Competent(Reckless):

@@ -150,8 +150,9 @@ def window() -> Iterator[arcade.Window]:
     win.close()
 
 
-def view_of(window: arcade.Window) -> TankView:
-    view = TankView(load_level(level_names()[0]), lambda lv: Tank(lv, seed=5), intro=False)
+def view_of(window: arcade.Window, free: bool = False) -> TankView:
+    view = TankView(load_level(level_names()[0]), lambda lv: Tank(lv, seed=5, free=free),
+                    intro=False)  # fmt: skip
     window.show_view(view)
     return view
 
@@ -180,10 +181,19 @@ def test_s_where_it_cannot_save_says_so_and_the_game_goes_on(
 
 
 def test_clicking_on_and_on_drops_at_most_so_many_pellets(window: arcade.Window) -> None:
-    """Before: every click dropped a pellet; 2,000 made a step cost 38 ms (of 16.7)."""
-    view = view_of(window)
+    """Before: every click dropped a pellet; 2,000 made a step cost 38 ms (of 16.7). A free
+    swim has no pellet allowance (a level's runs out first): the tank's cap holds there."""
+    view = view_of(window, free=True)
     for k in range(MAX_FOOD_IN_TANK + 20):
         view.on_mouse_press(100 + k % 300, 300, arcade.MOUSE_BUTTON_LEFT, 0)
     assert len(view.tank.food()) == MAX_FOOD_IN_TANK
     assert f"holds {MAX_FOOD_IN_TANK} pellets" in view.hud._notice
+    view.tank.close()
+    view = view_of(window)  # a level: its pellets, then a notice that none are left
+    for k in range(10):
+        view.on_mouse_press(100 + 30 * k, 300, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert view.tank.drops_left == 0
+    assert view.level.food_drops is not None
+    assert len(view.tank.food()) == len(view.level.food) + view.level.food_drops
+    assert "No food left to drop" in view.hud._notice
     view.tank.close()

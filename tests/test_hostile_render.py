@@ -216,7 +216,7 @@ def overlay_cases() -> list[Case]:
         def legend_at(s: Scene, v: object, k: int = k) -> object:
             arguments: list[object] = [10.0, 10.0, 12.0]
             arguments[k] = v
-            return s.overlay.draw_legend(*arguments)
+            return s.overlay.draw_legend(*arguments)  # type: ignore[arg-type]  # on purpose
 
         cases += sweep(
             "DebugOverlay.draw_legend",
