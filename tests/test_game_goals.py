@@ -127,3 +127,19 @@ def test_a_free_swim_never_ends_and_keeps_every_fish() -> None:
         assert (tank.fish, tank.fish_home) == (start, 0)
     finally:
         tank.close()
+
+
+def test_free_on_the_command_line_builds_free_tanks() -> None:
+    """``shoal --free``: every level's tank is a free swim (the presets can be watched for
+    as long as one likes); without it, the level's goal holds."""
+    from shoal.game.__main__ import parse_args
+    from shoal.game.play import tank_factory
+
+    level = load_level("reef")
+    for argv, free in ((["--free", "--preset", "mill"], True), ([], False)):
+        tank = tank_factory(parse_args(argv), headless=False)(level)
+        try:
+            assert tank.free is free
+            assert tank.drops_left == (None if free else level.food_drops)
+        finally:
+            tank.close()
