@@ -327,7 +327,11 @@ def place_from_a_template(data: st.DataObject, doc: Json) -> None:
             del obj[key]
         obj["template"] = name
     if data.draw(st.booleans()):
-        layer = next(lay for lay in doc["layers"] if isinstance(lay, dict) and "objects" in lay)
+        layers = doc["layers"] if isinstance(doc.get("layers"), list) else []
+        # An earlier mutation may have moved every object layer into a group: then none.
+        layer = next((lay for lay in layers if isinstance(lay, dict) and "objects" in lay), None)
+        if layer is None or not isinstance(layer["objects"], list):
+            return
         copies = data.draw(st.sampled_from([100, 5000]))
         placed = ({"id": 500 + k, "template": name, "x": 9, "y": 9} for k in range(copies))
         layer["objects"] += list(placed)
