@@ -1,5 +1,5 @@
-"""Recipes: the five source posts' boids models, each as shoal configured through its public
-API (`FlockConfig`, `Species`, agents), with the post's world and starting flock.
+"""Recipes: five blog posts' boids models, each as shoal configured through its public API
+(`FlockConfig`, `Species`, agents), with the post's world and starting flock.
 
     import shoal.recipes
 
@@ -7,11 +7,20 @@ API (`FlockConfig`, `Species`, agents), with the post's world and starting flock
     setup = recipe.install()               # a flock in an esper world of its own, populated
     setup.flock.step()
 
-The posts are in ``../shared/seeds/`` of the project (Japanese blog posts with code); the
-tests port each post's own code (``tests/sources.py``) and check that the recipe's flock
-matches it in spacing, speed and polarization. Every recipe is 2-D (post 000 is 3-D in
-Unity: its box becomes a square) and steps at 60 Hz, one step for one frame or tick of the
-post. What a recipe cannot reproduce exactly is said in its docstring.
+The posts (Japanese, each with its code), numbered as the recipes cite them:
+
+- 000: Narita's Unity post on Boids, on an engineers' blog (3-D; after a post on ants'
+  pheromone trails).
+- 001: "【JavaScript & Canvas】Boids アルゴリズム 習作", on the blog 雑食性雑感雑記.
+- 002: "【Unity】Boidsを使った「群れ」のシミュレーション", kurokumasoft (くろくまそふと).
+- 003: "Godot EngineでBoids Flockingシミュレーションを実装する", BioErrorLog.
+- 004: "boids algorithm 実装方法についての簡単なメモ", after NetLogo's Flocking model.
+
+Their models go back to Reynolds (1987), "Flocks, Herds, and Schools: A Distributed
+Behavioral Model". The tests port each post's own code (``tests/sources.py``) and check that
+the recipe's flock matches it in spacing, speed and polarization. Every recipe is 2-D (post
+000 is 3-D in Unity: its box becomes a square) and steps at 60 Hz, one step for one frame or
+tick of the post. What a recipe cannot reproduce exactly is said in its docstring.
 """
 
 import math

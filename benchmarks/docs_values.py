@@ -25,8 +25,8 @@ where the doc's claim is per seed) and PASS, FAIL or INFO (a figure with no clai
 - ``presets``: the values docs/behaviours.md gives for the presets.
 - ``mill``, ``natural``, ``predator``, ``crowded``, ``zones``: the presets and Couzin's zones,
   as benchmarks/mill.py, natural.py, predator.py, game_spacing.py and zones.py measure them.
-- ``recipes``: the five source posts' models against the ports of the posts' own code
-  (tests/recipe_compare.py), at the seeds the docs and tests/test_recipes.py use.
+- ``recipes``: the five blog posts' models (`shoal.recipes`) against the ports of the posts'
+  own code (tests/recipe_compare.py), at the seeds the docs and tests/test_recipes.py use.
 
 A range or bound the doc gives as measured ("0.75–0.80", "0.21 at most") is held to it at
 the doc's precision (a figure that rounds into it is in it); a rule ("≥ 0.6") or a target
@@ -618,7 +618,7 @@ def zones_rows(seeds: Sequence[int]) -> Iterator[Row]:
     )
 
 
-# --- the source posts' recipes ------------------------------------------------------------
+# --- the blog posts' recipes --------------------------------------------------------------
 @cache
 def recipe_run(name: str, seed: int, tail: int = recipe_compare.TAIL) -> recipe_compare.Measures:
     return recipe_compare.recipe(name, seed, tail)[0]

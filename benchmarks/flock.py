@@ -13,9 +13,9 @@ run twice on the same state, with and without navigation (``same_state_navigatio
 ``--navigation off`` times one flock without navigation.
 
 ``--threads N`` runs numba's kernels on N threads (default: all cores). ``--ceiling`` also
-runs ../shared/bench/ceiling.py (a minimal fused numba step doing the core job: the
-reference shoal's speed is judged against) for each size, on the same threads, right after
-shoal, and prints its time and the ratio; ``--ceiling-path`` says where it is. ``--rounds K``
+runs benchmarks/ceiling.py (a minimal fused numba step doing the core job: the reference
+shoal's speed is judged against) for each size, on the same threads, right after shoal, and
+prints its time and the ratio; ``--ceiling-path`` runs another reference instead. ``--rounds K``
 runs shoal and the reference in turn K times for each size and prints the round of the
 median ratio, with every round's ratio (``ratios``): on a shared machine whose speed
 drifts over a minute, one pair of runs can land on a fast and a slow spell.
@@ -69,7 +69,7 @@ STAGE_NAMES = {
     "CollisionSystem": "collision",
     "LifecycleSystem": "lifecycle",
 }
-CEILING = Path(__file__).resolve().parents[2] / "shared" / "bench" / "ceiling.py"
+CEILING = Path(__file__).resolve().with_name("ceiling.py")
 WARMUP_STEPS = 300
 NEIGHBOURS_AT_START = 12.0
 DT = 1.0 / 60.0

@@ -90,7 +90,8 @@ class Attractor:
         species: who it draws (empty: every species).
         arrive: True: a boid slows down over the last 3 × dead_radius px before the dead
             radius (Reynolds' arrival; at least 3 px); False: it is drawn at full strength
-            up to the dead radius, which holds it off (source post 003's prey), and swarms
+            up to the dead radius, which holds it off (the prey of the Godot post, "Godot
+            EngineでBoids Flockingシミュレーションを実装する", BioErrorLog), and swarms
             round it rather than settling.
     """
 

@@ -50,8 +50,9 @@ LEADER_PULLS = ("settle", "spring")
 ``leader_range``, and nearer it settles ``follow_distance`` behind the leader at the
 leader's speed, out of the leader's lane (the game's school); ``spring``: it is pulled in
 proportion to its distance from the leader (leader_weight px/s² for each px), twice as hard
-beyond ``leader_range`` (source post 002: a rule towards the leader, and one more towards it
-when the boid is too far); it never settles, and keeps swimming through and round it."""
+beyond ``leader_range`` (the Unity post "【Unity】Boidsを使った「群れ」のシミュレーション",
+kurokumasoft: a rule towards the leader, and one more towards it when the boid is too far);
+it never settles, and keeps swimming through and round it."""
 
 SEPARATION_COMBINES = ("sum", "mean")
 """How the pushes of several close neighbours make one separation: their sum, or their mean
@@ -60,14 +61,15 @@ over the neighbours (walls counted as neighbours included) inside the separation
 FORCE_CAPS = ("rules_and_sum", "rules")
 """What ``max_force`` bounds in the ``reynolds`` and ``accumulate`` styles: each rule's steer
 (reynolds) and the weighted sum of separation, alignment and cohesion, as Reynolds (1999)
-does; or each rule's steer only, the weighted sum unbounded (the Godot code of source post
-003 adds its rules' pushes without a cap). The accumulate style has no per-rule steer: with
+does; or each rule's steer only, the weighted sum unbounded (the code of the Godot post,
+"Godot EngineでBoids Flockingシミュレーションを実装する", BioErrorLog, adds its rules'
+pushes without a cap). The accumulate style has no per-rule steer: with
 ``rules`` its sum is not bounded at all."""
 
 ACCELERATIONS = ("fresh", "kept")
 """Whether a step's steering stands alone (``fresh``: the acceleration is worked out anew
 every step, as every model but one does) or adds to the acceleration the boid had
-(``kept``: source post 003's Godot code keeps ``acceleration`` as a member that each frame
+(``kept``: the Godot post's code keeps ``acceleration`` as a member that each frame
 adds to and never resets, so the steering of every frame so far adds up, and a boid turns
 as slowly as that sum lets it). Speed limits still hold."""
 

@@ -595,8 +595,8 @@ def _walls(
     at: tuple[float, float], width: float, height: float, radius: float, falloff: int
 ) -> tuple[float, float, int]:
     """The pushes of the walls nearer than `radius` to a boid at `at` (from the world's
-    lower-left corner), each a virtual boid at the foot of the perpendicular (source post
-    000), and how many there are."""
+    lower-left corner), each a virtual boid at the foot of the perpendicular (as Narita's
+    Unity post on Boids has its walls), and how many there are."""
     x, y = at
     px = py = 0.0
     count = 0

@@ -108,10 +108,11 @@ def turn(
     params: FloatArray, s: int, vx: float, vy: float, dt: float, crowded: bool,
     away: float, sum_hx: float, sum_hy: float, sum_dx: float, sum_dy: float,
 ) -> FlockTerms:  # fmt: skip
-    """NetLogo Flocking (as the source post 004 writes it): too close to the nearest → turn
-    to `away` (its heading + 180°); else turn to the mean heading and, from the same start,
-    towards the centre. Each turn is capped per rule (degrees per second); each term is the
-    change of velocity its turn makes, per second; the sum is not limited."""
+    """NetLogo's Flocking model (as "boids algorithm 実装方法についての簡単なメモ" ports it):
+    too close to the nearest → turn to `away` (its heading + 180°); else turn to the mean
+    heading and, from the same start, towards the centre. Each turn is capped per rule
+    (degrees per second); each term is the change of velocity its turn makes, per second;
+    the sum is not limited."""
     speed = math.sqrt(vx * vx + vy * vy)
     start = math.atan2(vy, vx)
     separated = aligned = cohered = start
