@@ -25,11 +25,15 @@ from shoal.systems.core.flock_arguments import (
 )
 from shoal.systems.core.grid import Grid, build_grid, query_rows
 from shoal.systems.core.members import Members
-from shoal.systems.core.placing import Area, FreeSpace, place
+from shoal.systems.core.placing import Area, Room, place
 from shoal.systems.core.species_table import RELATIONS, SpeciesTable
 from shoal.systems.core.step import Neighbours, Step, list_neighbours
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 
+FreeSpace = Callable[["Flock", Area, int], Room | None]
+"""What `Flock.free_space` holds: (flock, area, count) → the room in the area for `count`
+boids, or None when nothing in the flock's world narrows the area (no obstacles), or it
+leaves no room at all (here, not in `placing`, which then need not import the flock)."""
 SORT_EVERY = 64
 """Steps between two sorts of the store's rows into grid-cell order (`Flock._sort_rows`)."""
 SORT_MIN_ROWS = 4096
