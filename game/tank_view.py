@@ -1,5 +1,9 @@
 """The fish-tank game view: play the levels, lead the school with the mouse, feed it, survive.
 
+Over 400 lines: arcade calls one view for its update, its drawing and its input, and they
+share its state; what stands apart lives apart (keys: `controls`, HUD: `hud`, cards: `cards`,
+scenery: `scenery`).
+
 Each level opens with a card (its goal and the controls) and waits for a key or a click;
 the simulation then runs on fixed steps from `StepClock` (a bounded number a frame, so the
 window always draws), and everything that moves is drawn between the last two steps.

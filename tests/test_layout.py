@@ -1,13 +1,31 @@
-"""The source's layout: no import cycle between shoal's modules (imports for the type
-checker included)."""
+"""The source's layout: no Python file over 400 lines without a reason in its first lines,
+and no import cycle between shoal's modules (imports for the type checker included)."""
 
 import ast
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+LONG = 400
 PACKAGES = {"api": "shoal", "components": "shoal.components", "systems": "shoal.systems",
             "game": "shoal.game", "levels": "shoal.levels"}  # fmt: skip
 """The folders of the checkout and the packages setuptools maps them to (pyproject.toml)."""
+
+
+def tracked_python() -> list[Path]:
+    listed = subprocess.run(
+        ["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return [ROOT / name for name in listed]
+
+
+def test_a_file_over_400_lines_says_why_in_its_first_lines() -> None:
+    unexplained = []
+    for path in tracked_python():
+        lines = path.read_text().splitlines()
+        if len(lines) > LONG and "over 400 lines" not in " ".join(lines[:25]).lower():
+            unexplained.append(f"{path.relative_to(ROOT)}: {len(lines)} lines")
+    assert not unexplained, "split them, or say why one file in the module docstring"
 
 
 def modules() -> dict[str, Path]:

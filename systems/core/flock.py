@@ -1,4 +1,9 @@
-"""Flock: one flock's store, species and world, and the game-facing API to them."""
+"""Flock: one flock's store, species and world, and the game-facing API to them.
+
+Over 400 lines: `Flock` is the one class a game calls, and a class is one file; its argument
+checks are in `flock_arguments.py`, the host's other calls in `embedding.py`, where
+`scatter` puts boids in `placing.py`.
+"""
 
 import math
 from collections.abc import Callable, Iterable

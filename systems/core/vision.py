@@ -1,6 +1,9 @@
 """Vision: who a boid sees. The one rule that the steering, the neighbour lists and the debug
 overlay all use.
 
+Over 400 lines: one compiled search (the block copy, the ring walk, the heap of the k
+nearest) whose phases inline into each other.
+
 A boid i sees boid j when species i does not ignore species j, their (wrap-aware) distance is
 at most i's perception radius, and j lies inside i's field of view. A boid at exactly the same
 place, any neighbour of a boid standing still, and a predator (species i flees species j)

@@ -1,5 +1,8 @@
 """The obstacle field: a world's obstacles compiled into arrays, and the queries on them.
 
+Over 400 lines: the compiled arrays and every query on them read one layout; the geometry
+itself is in `shape_kernel.py` (one shape) and `query_kernel.py` (every shape near a point).
+
 Circles stay circles; rectangles and polygons become counter-clockwise edge segments. A
 coarse uniform grid over the obstacles' bounding boxes lets a query test only the obstacles
 near it (`shoal.systems.obstacles.shape_kernel`). A flock's field is rebuilt only when the set of

@@ -1,5 +1,9 @@
 """Navigation: the shortest way round obstacles, as flow fields shared by all who seek one target.
 
+Over 400 lines: the `Navigator` is one stateful object (its pool of fields, when each is
+reused or rebuilt, the per-boid queries); the raster is `nav_grid.py`, the kernels
+`flow_kernel.py` and `way_kernel.py`.
+
 Each flock has one `Navigator` (`navigator(flock)`). It cuts the world into cells
 (`shoal.systems.obstacles.nav_grid`), and keeps fields towards targets (leaders, food,
 attractors, prey) and flee maps from threats, each built once and shared by every boid that

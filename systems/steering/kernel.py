@@ -1,5 +1,9 @@
 """The steering kernel: how each boid reacts to the boids it sees.
 
+Over 400 lines: the general path's gather and combine for every relation, and the drivers
+that run them over chunks of boids; the fast path is `plain.py`, the styles `styles.py`,
+the flight from predators `threat.py`.
+
 Flockmates give separation, alignment and cohesion (per species style, `styles.py`; the
 walls of a contain world count as neighbours for a species whose `walls` are
 ``neighbours``); avoided species add to separation out to the perception radius; predators

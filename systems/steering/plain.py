@@ -2,6 +2,9 @@
 copy of the boids of its cell and the 8 round it (the 24 round it in a crowd's cells of half
 the radius).
 
+Over 400 lines: the fast path is one compiled unit, the block copy and the branch-free
+loops that read it; the general path is `kernel.py`, its buffers `block.py`.
+
 Most boids of most flocks are plain: their search stays within their cell and the 8 round it
 (in a crowd, `neighbours.kernel.crowded`, cells are half the radius wide and the search
 stays within the 24 round it), they flock with their own species and every other species
