@@ -28,7 +28,7 @@ from shoal.systems import (
     navigator,
     obstacle_field,
 )
-from shoal.systems.core.ecs import entities_with, in_world
+from shoal.systems.flock.ecs import entities_with, in_world
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import surface
 

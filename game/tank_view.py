@@ -39,7 +39,7 @@ from shoal.game.scenery import draw_food, draw_home, leader_sprite, scenery
 from shoal.game.sound import Sounds
 from shoal.game.tank import DT, StatsRecord, Tank
 from shoal.systems import RENDER_PRIORITY
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 from shoal.systems.render import RenderSystem
 from shoal.systems.render.debug_overlay import DebugOverlay
 from shoal.systems.render.looks import SpeciesLook, fish_texture, shark_texture

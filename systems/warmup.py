@@ -40,11 +40,11 @@ from shoal.components import (
 )
 from shoal.components import arguments as check
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import in_world
-from shoal.systems.core.flock import Flock
 from shoal.systems.core.kernel_cache import cached
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import native_always
+from shoal.systems.flock.ecs import in_world
+from shoal.systems.flock.flock import Flock
 from shoal.systems.install import STAGES, install
 from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
 from shoal.systems.neighbours.system import NeighbourSystem, sorted_cells

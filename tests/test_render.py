@@ -21,7 +21,7 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 from shoal.systems.render import RenderSystem, fixed_fraction
 from shoal.systems.render.headings import (
     MAX_LAG,

@@ -9,8 +9,8 @@ outside it is drawn again in a cell of the room of its own (jittered in the cell
 half), so that boids that would have landed in rock are not stacked on one face of it;
 only a room with fewer cells than boids to redraw gives some of them one cell.
 
-Obstacles are not core's business (core may not import a stage): the obstacle stage sets
-`Flock.free_space`, a `FreeSpace` (`shoal.systems.core.flock`), which narrows an `Area` to
+Obstacles are not this package's business (it may not import a stage): the obstacle stage sets
+`Flock.free_space`, a `FreeSpace` (`shoal.systems.flock.flock`), which narrows an `Area` to
 the `Room` outside the obstacles (reachable from a disc's centre) and tests candidate points
 against it.
 """
