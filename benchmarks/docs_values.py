@@ -1,5 +1,8 @@
 """Do the docs' species settings do what the docs say (issue 41, point 5)? One row per claim.
 
+Over 400 lines: a checklist, every claim of the docs with its scene and its check, kept in
+one file so that the docs' promises read in one place.
+
     python benchmarks/docs_values.py                       # seeds 0-2, about 3 minutes
     python benchmarks/docs_values.py --seeds 0 1 2 3
     python benchmarks/docs_values.py --only followers cave

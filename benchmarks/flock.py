@@ -54,8 +54,8 @@ import numba
 
 from shoal.components import Species
 from shoal.systems import STAGES, Flock, FlockConfig, install, navigator, uninstall
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.threads import set_threads, threads
+from shoal.systems.flock.processor import FlockProcessor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scene import LeaderScene

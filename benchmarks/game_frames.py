@@ -29,7 +29,7 @@ from shoal.game.presets import PRESETS, preset
 from shoal.game.tank import DT, FISH, Tank
 from shoal.game.tank_view import LOOKS
 from shoal.systems import RENDER_PRIORITY, warm_up
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 from shoal.systems.render import RenderSystem
 
 FISH_COUNTS = (500, 1000, 2000)

@@ -23,7 +23,7 @@ from shoal.components import (
     Velocity,
 )
 from shoal.systems import Flock
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 
 # Together the obstacles cover about this share of the world (before overlaps), however many.
 COVERAGE = 0.12

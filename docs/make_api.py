@@ -67,8 +67,9 @@ def docstring(obj: Any) -> str:
 
 
 def origin(package: ModuleType, name: str) -> ModuleType:
-    """The module that defines `name`, which `package` re-exports."""
-    for node in ast.parse(inspect.getsource(package)).body:
+    """The module that defines `name`, which `package` re-exports (at its top, or for the
+    type checker where it imports its names on first use)."""
+    for node in ast.walk(ast.parse(inspect.getsource(package))):
         named = isinstance(node, ast.ImportFrom) and any(a.name == name for a in node.names)
         if named and isinstance(node, ast.ImportFrom) and node.module:
             return importlib.import_module(node.module)

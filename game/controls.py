@@ -2,7 +2,7 @@
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import arcade
 
@@ -10,13 +10,55 @@ from shoal.game.outputs import numbered_screenshot, save_image, shown
 from shoal.game.tank import DT
 
 if TYPE_CHECKING:
-    from shoal.game.tank_view import TankView
+    from PIL import Image
+
+    from shoal.game.clock import StepClock
+    from shoal.game.hud import Hud
+    from shoal.game.level import Level
+    from shoal.game.sound import Sounds
+    from shoal.game.tank import Tank
+    from shoal.systems.render.debug_overlay import DebugOverlay
+
+
+class View(Protocol):
+    """What the controls read and call of the view that passes its input on to them (the
+    game's `TankView`, which imports this module: this one does not import it)."""
+
+    waiting: bool
+    show_help: bool
+
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def level(self) -> "Level": ...
+    @property
+    def tank(self) -> "Tank": ...
+    @property
+    def camera(self) -> arcade.Camera2D: ...
+    @property
+    def overlay(self) -> "DebugOverlay": ...
+    @property
+    def hud(self) -> "Hud": ...
+    @property
+    def clock(self) -> "StepClock": ...
+    @property
+    def sounds(self) -> "Sounds": ...
+    @property
+    def window(self) -> arcade.Window: ...
+    def finish(self) -> None: ...
+    def play_again(self) -> None: ...
+    def start(self, level: "Level") -> None: ...
+    def next_level(self) -> None: ...
+    def reload(self) -> None: ...
+    def toggle_panel(self) -> None: ...
+    def picture(self) -> "Image.Image": ...
+    def step(self) -> None: ...
 
 
 class Controls:
-    """The keys and the mouse buttons of a `TankView` (which passes them on here)."""
+    """The keys and the mouse buttons of a view (a `TankView`, which passes them on here)."""
 
-    def __init__(self, view: "TankView") -> None:
+    def __init__(self, view: View) -> None:
         self.view = view
 
     def click(self, x: float, y: float) -> None:

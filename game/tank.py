@@ -1,5 +1,8 @@
 """The fish tank as a simulation: a level's world, the player's leader, the goal and score.
 
+Over 400 lines: the tank's state (world, leader, food, goal, score) changes together every
+step; the food, the leader's swimming and the open water are modules of their own.
+
 No arcade here: the tank runs and is tested without a window; `game/tank_view.py` draws it.
 """
 
@@ -25,7 +28,7 @@ from shoal.systems import (
     navigator,
     obstacle_field,
 )
-from shoal.systems.core.ecs import entities_with, in_world
+from shoal.systems.flock.ecs import entities_with, in_world
 from shoal.systems.metrics import group_count, mean_nn_distance, milling, polarization
 from shoal.systems.obstacles.field import surface
 

@@ -1,5 +1,9 @@
 """The fish-tank game view: play the levels, lead the school with the mouse, feed it, survive.
 
+Over 400 lines: arcade calls one view for its update, its drawing and its input, and they
+share its state; what stands apart lives apart (keys: `controls`, HUD: `hud`, cards: `cards`,
+scenery: `scenery`).
+
 Each level opens with a card (its goal and the controls) and waits for a key or a click;
 the simulation then runs on fixed steps from `StepClock` (a bounded number a frame, so the
 window always draws), and everything that moves is drawn between the last two steps.
@@ -35,7 +39,7 @@ from shoal.game.scenery import draw_food, draw_home, leader_sprite, scenery
 from shoal.game.sound import Sounds
 from shoal.game.tank import DT, StatsRecord, Tank
 from shoal.systems import RENDER_PRIORITY
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 from shoal.systems.render import RenderSystem
 from shoal.systems.render.debug_overlay import DebugOverlay
 from shoal.systems.render.looks import SpeciesLook, fish_texture, shark_texture

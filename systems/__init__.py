@@ -26,10 +26,10 @@ from shoal.systems.core.events import (
     LEADER_LOST,
     PREY_CAUGHT,
 )
-from shoal.systems.core.flock import Flock
 from shoal.systems.core.species_table import RELATIONS
 from shoal.systems.core.step import Neighbours, Step
 from shoal.systems.core.threads import set_threads, threads
+from shoal.systems.flock.flock import Flock
 from shoal.systems.install import (
     COLLISION_PRIORITY,
     LIFECYCLE_PRIORITY,

@@ -8,10 +8,10 @@ from shoal.components import Boid, Position, Species
 from shoal.components import arguments as check
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import entities_with, in_world, processors, remove_handler
-from shoal.systems.core.flock import Flock
-from shoal.systems.core.flock_arguments import checked_species
-from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.flock.ecs import entities_with, in_world, processors, remove_handler
+from shoal.systems.flock.flock import Flock
+from shoal.systems.flock.flock_arguments import checked_species
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.lifecycle.system import LifecycleSystem
 from shoal.systems.motion.system import MotionSystem
 from shoal.systems.neighbours.system import NeighbourSystem

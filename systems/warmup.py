@@ -40,23 +40,23 @@ from shoal.components import (
 )
 from shoal.components import arguments as check
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.drawing import (
+from shoal.systems.core.kernel_cache import cached
+from shoal.systems.core.store import FloatArray
+from shoal.systems.core.threads import native_always
+from shoal.systems.flock.ecs import in_world
+from shoal.systems.flock.flock import Flock
+from shoal.systems.install import STAGES, install
+from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
+from shoal.systems.neighbours.system import NeighbourSystem, sorted_cells
+from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
+from shoal.systems.obstacles.navigation import navigator
+from shoal.systems.render.drawing import (
     between_into,
     headings_into,
     smooth_into,
     turn_into,
     write_sprites,
 )
-from shoal.systems.core.ecs import in_world
-from shoal.systems.core.flock import Flock
-from shoal.systems.core.kernel_cache import cached
-from shoal.systems.core.store import FloatArray
-from shoal.systems.core.threads import native_always
-from shoal.systems.install import STAGES, install
-from shoal.systems.metrics import group_count, groups, mean_nn_distance, milling, polarization
-from shoal.systems.neighbours.system import NeighbourSystem, sorted_cells
-from shoal.systems.obstacles.field import first_hit, inside_obstacle, obstacle_field, surface
-from shoal.systems.obstacles.navigation import navigator
 from shoal.systems.steering.explain import rule_terms
 from shoal.systems.steering.kernel import steer
 
@@ -283,7 +283,7 @@ def _measure(flock: Flock) -> None:
 
 
 def _draw(positions: FloatArray, velocities: FloatArray) -> None:
-    """The render stage's kernels (`shoal.systems.core.drawing`), called here with the
+    """The render stage's kernels (`shoal.systems.render.drawing`), called here with the
     types it gives them: the warm-up itself never imports arcade."""
     positions, velocities = positions.copy(), velocities.copy()
     n = len(positions)

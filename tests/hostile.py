@@ -35,8 +35,8 @@ from shoal.systems import (
     install,
     obstacle_field,
 )
-from shoal.systems.core.ecs import entities_with
-from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.flock.ecs import entities_with
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.render import RenderSystem
 from shoal.systems.render.debug_overlay import DebugOverlay
 

@@ -9,7 +9,7 @@ import pytest
 
 from shoal.components import Boid, Position, Species, Velocity
 from shoal.systems import Flock, FlockConfig, install
-from shoal.systems.core.ecs import entities_with
+from shoal.systems.flock.ecs import entities_with
 
 
 def flock_of(count: int = 30, **config: Any) -> Flock:

@@ -30,7 +30,7 @@ from shoal.systems import (
     obstacle_field,
     uninstall,
 )
-from shoal.systems.core.ecs import entities_with
+from shoal.systems.flock.ecs import entities_with
 from shoal.systems.render import RenderSystem
 
 NAMES = ("a", "b")

@@ -42,8 +42,8 @@ from shoal.systems import (
     install,
     obstacle_field,
 )
-from shoal.systems.core.ecs import entities_with
 from shoal.systems.core.threads import PARALLEL_MIN_BOIDS
+from shoal.systems.flock.ecs import entities_with
 from shoal.systems.render import RenderSystem
 
 from chaos_draws import (

@@ -1,4 +1,4 @@
-"""shoal's reads of esper's internals (`shoal.systems.core.ecs`): every change of a world's
+"""shoal's reads of esper's internals (`shoal.systems.flock.ecs`): every change of a world's
 entities or components is seen by `unchanged`, every change of the entities of one component
 type by `counted`, whatever queries came in between, and a world context is entered and left
 as it should be."""
@@ -9,7 +9,7 @@ import esper
 import pytest
 
 from shoal.components import Food, Position
-from shoal.systems.core.ecs import Counted, counted, in_world, mark_world, unchanged
+from shoal.systems.flock.ecs import Counted, counted, in_world, mark_world, unchanged
 
 WORLD = "ecs-test"
 

@@ -14,7 +14,7 @@ from shoal.game.level import load_level
 from shoal.game.tank import DROPPED_FOOD, DT, Tank
 from shoal.game.tank_view import TankView
 from shoal.systems import compile_field, inside_obstacle
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 
 R = DROPPED_FOOD.radius
 

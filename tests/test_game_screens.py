@@ -24,7 +24,7 @@ from shoal.game.level import level_names, load_level
 from shoal.game.records import Records, setup_key
 from shoal.game.tank import DT, Tank
 from shoal.game.tank_view import TankView
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,8 @@ import pytest
 
 from shoal import components, systems
 from shoal.components import Polygon, Position
-from shoal.systems import debug_overlay, metrics, render
+from shoal.systems import metrics, render
+from shoal.systems.render import debug_overlay
 
 from hostile import Case, circle_points, make_scene
 

@@ -20,7 +20,7 @@ from shoal.systems import (
     SteeringSystem,
     Step,
 )
-from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.render import RenderSystem
 
 from hostile import (

@@ -7,7 +7,7 @@ boid's components. Values and calls from outside (queries, coordinates, food, ha
 Each case once corrupted the flock silently, crashed deep inside, or ignored what the game
 did; the comment says what happened before. The promise: every call does the right thing or
 raises one clear line and changes nothing; esper's own calls on shoal's entities keep the
-flock consistent (see `shoal.systems.core.members`).
+flock consistent (see `shoal.systems.flock.members`).
 """
 
 from collections.abc import Callable
@@ -35,7 +35,7 @@ from shoal.systems import (
     obstacle_field,
     uninstall,
 )
-from shoal.systems.core.ecs import entities_with
+from shoal.systems.flock.ecs import entities_with
 from shoal.systems.render import RenderSystem
 
 from misuse_checks import assert_agrees, flock_of, one_line

@@ -27,9 +27,9 @@ from shoal.systems import (
     obstacle_field,
 )
 from shoal.systems.collision.kernel import SKIN
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.threads import set_threads
 from shoal.systems.core.threads import threads as shoal_threads
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.obstacles.field import surface
 
 from obstacle_shapes import (

@@ -17,7 +17,7 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 from shoal.systems.neighbours.system import NeighbourSystem
 from shoal.systems.render import RenderSystem
 from shoal.systems.render.debug_overlay import (

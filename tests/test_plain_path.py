@@ -14,6 +14,7 @@ from shoal.systems import Flock, FlockConfig, install
 from shoal.systems.core.species_table import P_MAX_NEIGHBOURS, SpeciesTable
 from shoal.systems.core.vision import CELL_SAMPLE, Cells, Seen, buffers
 from shoal.systems.neighbours import system as neighbours
+from shoal.systems.steering.block import Block, block_buffers
 from shoal.systems.steering.kernel import _rule_terms, plain_terms_of
 from shoal.systems.steering.plain import plain_gather, plain_species, small_torus
 from shoal.systems.steering.system import SteeringSystem
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.slow  # compiles a kernel of its own (a few seconds)
 @numba.njit
 def worst_difference(
     cells: Cells, cooldown: Any, alarm_age: Any, burst: Any, params: Any, relations: Any,
-    dt: float, origin: tuple[float, float], out: Seen,
+    dt: float, origin: tuple[float, float], out: Seen, block: Block,
 ) -> tuple[int, int, float, int, int]:  # fmt: skip
     """How many boids took the fast path, how many of those an alarm reached, the largest
     relative difference of their terms (separation, alignment, cohesion, fleeing from
@@ -33,7 +34,7 @@ def worst_difference(
     those fled a predator they sensed."""
     plain, alarmed, worst, mixed, fled = 0, 0, 0.0, 0, 0
     for i in range(cells.row.shape[0]):
-        ok, sums, alarm, threat = plain_gather(i, cells, alarm_age, params, relations, dt, out)
+        ok, sums, alarm, threat = plain_gather(i, cells, alarm_age, params, relations, dt, block)
         if not ok:
             continue
         plain += 1
@@ -42,7 +43,7 @@ def worst_difference(
             i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
         )
         alarmed += fast[11] > 0.0
-        mixed += out.plain_at[7] > 0
+        mixed += block.plain_at[7] > 0
         fled += fast[11] == 1.0
         pairs = (
             (fast[0], general[0]), (fast[1], general[1]), (fast[2], general[2]),
@@ -67,7 +68,7 @@ def measure(flock: Flock) -> Figures:
     out = buffers(max(1, int(table.params[:, P_MAX_NEIGHBOURS].max())))
     result: Figures = worst_difference(
         state.cells, store.cooldown, store.alarm_age, store.burst, table.params,
-        table.relations, state.dt, flock.config.origin, out,
+        table.relations, state.dt, flock.config.origin, out, block_buffers(),
     )  # fmt: skip
     return result
 

@@ -17,7 +17,7 @@ MAKES_ARRAYS = (
     "_like(", "np.concatenate", "np.sort", "np.argsort", "np.cumsum", "np.where(",
     "np.unique", "np.bincount", "buffers(",
 )  # fmt: skip
-ARRAY_TYPES = ("Array", "Cells", "Seen", "Slots", "Geometry", "Record", "Pool")
+ARRAY_TYPES = ("Array", "Cells", "Seen", "Slots", "Geometry", "Record", "Pool", "Block")
 
 
 @dataclass

@@ -21,7 +21,7 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 from shoal.systems.render import RenderSystem, fixed_fraction
 from shoal.systems.render.headings import (
     MAX_LAG,
@@ -116,7 +116,7 @@ def facing(pixels: Pixels, x: float, y: float) -> npt.NDArray[np.float64]:
 
 # --- headings: the filter on its own ------------------------------------------------------
 def test_headings_are_numpys_arctan2_within_a_millionth_of_a_degree() -> None:
-    """The compiled atan2 (a series, `shoal.systems.core.drawing`) against numpy's, on
+    """The compiled atan2 (a series, `shoal.systems.render.drawing`) against numpy's, on
     random velocities of every size and direction and on the axes and diagonals."""
     rng = np.random.default_rng(7)
     velocities = rng.normal(size=(20_000, 2)) * 10.0 ** rng.uniform(-6, 6, (20_000, 1))

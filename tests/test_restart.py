@@ -17,8 +17,8 @@ import pytest
 import shoal
 from shoal import BOID_EATEN, FlockConfig, Leader, Obstacle, Predator, Rect, Species
 from shoal.systems import RENDER_PRIORITY, STAGES
-from shoal.systems.core.ecs import processors, remove_handler
-from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.flock.ecs import processors, remove_handler
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.render import RenderSystem
 
 DT = 1 / 60

@@ -8,8 +8,8 @@ import pytest
 
 from shoal.components import Position, Species, Velocity
 from shoal.systems import Flock, FlockConfig, install
-from shoal.systems.core import flock as flock_module
-from shoal.systems.core.flock import SORT_EVERY
+from shoal.systems.flock import flock as flock_module
+from shoal.systems.flock.flock import SORT_EVERY
 
 from worlds import scratch_world
 

@@ -23,7 +23,7 @@ from shoal.systems import (
     obstacle_shapes,
     remove_obstacles,
 )
-from shoal.systems.core.ecs import entities_with
+from shoal.systems.flock.ecs import entities_with
 from shoal.systems.obstacles import field as field_module
 from shoal.systems.obstacles.from_scene import _join, _lattice_merged, _tile_boxes
 

@@ -15,9 +15,9 @@ from PIL import Image
 
 from shoal.components import Species
 from shoal.systems import RENDER_PRIORITY, Flock, FlockConfig, install
-from shoal.systems.core import flock as flock_module
-from shoal.systems.core.ecs import in_world
-from shoal.systems.core.flock import SORT_EVERY
+from shoal.systems.flock import flock as flock_module
+from shoal.systems.flock.ecs import in_world
+from shoal.systems.flock.flock import SORT_EVERY
 from shoal.systems.render import FISH_HEAD, FISH_SIZE, RenderSystem
 from shoal.systems.render.sprite_feed import (
     SUPPORTED_ARCADE_MAJOR,

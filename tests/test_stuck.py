@@ -25,7 +25,7 @@ from shoal.systems import (
     MotionSystem,
     install,
 )
-from shoal.systems.core.processor import FlockProcessor
+from shoal.systems.flock.processor import FlockProcessor
 
 from obstacle_shapes import add_obstacles
 

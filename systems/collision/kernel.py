@@ -1,5 +1,8 @@
 """The collision kernel: no boid ends a step inside an obstacle, nor passes through one.
 
+Over 400 lines: the phases of one compiled kernel, which share the obstacle layout and
+inline into each other (cast, slide, push out, walk out, turn the velocity).
+
 Phases per boid: did its move this step enter an obstacle? (a cast along the segment from
 where it started: a wall thinner than a step is met, not jumped) → stop it just before the
 contact and slide the rest of the move along the surface, up to the next one it meets →

@@ -4,9 +4,9 @@ import numpy as np
 
 from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.collision.kernel import push_out, push_out_chunks
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.obstacles.field import no_obstacles, obstacle_field
 
 

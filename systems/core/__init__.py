@@ -1,5 +1,6 @@
-"""The flock's core: its store, config, species table, the shared state of a step, the
-processor base, events, the spatial grid and small maths shared by the kernels.
+"""The flock's core: its store, config, species table, the shared state of a step, events,
+the spatial grid, vision and the small maths shared by the kernels.
 
-Nothing here imports a stage; every stage imports from here.
+Nothing here imports a stage, nor the `Flock` façade and the esper bridge
+(`shoal.systems.flock`); every part imports from here.
 """

@@ -1,6 +1,9 @@
 """Vision: who a boid sees. The one rule that the steering, the neighbour lists and the debug
 overlay all use.
 
+Over 400 lines: one compiled search (the block copy, the ring walk, the heap of the k
+nearest) whose phases inline into each other.
+
 A boid i sees boid j when species i does not ignore species j, their (wrap-aware) distance is
 at most i's perception radius, and j lies inside i's field of view. A boid at exactly the same
 place, any neighbour of a boid standing still, and a predator (species i flees species j)
@@ -47,10 +50,6 @@ CELL_SAMPLE = 128
 boids almost on one spot hold more."""
 BLOCK = 9 * CELL_SAMPLE
 """Room for the boids of a cell and the 8 around it (see `Seen.near_slot`)."""
-PLAIN_REACH = 2
-"""The most rings of cells round its own that the steering's fast path reads for a boid."""
-PLAIN_BLOCK = (2 * PLAIN_REACH + 1) ** 2 * CELL_SAMPLE
-"""Room for the boids of `PLAIN_REACH` rings of cells (see `Seen.plain_at`)."""
 
 
 class Cells(NamedTuple):
@@ -123,30 +122,6 @@ class Seen(NamedTuple):
     off_x: FloatArray
     off_y: FloatArray
     off_d2: FloatArray
-    # The steering's fast path, for the boids of species plain_at[6] in cell plain_at[0]:
-    # how many boids of that species its block holds (plain_at[1]), 1 if the fast path may
-    # read them (plain_at[2]), 1 if one of them is alarmed (plain_at[3]), the first slot and
-    # the stride of the copies of cell plain_at[0] itself (plain_at[4:6]), how many boids of
-    # other species it holds (plain_at[7]); if it may, their positions (as the nearest
-    # images to that cell's: no wrap needed), velocities, alarm levels and the ages of their
-    # alarms; and the others' relations (from species plain_at[6]), positions, velocities.
-    plain_at: IntArray
-    plain_x: FloatArray
-    plain_y: FloatArray
-    plain_vx: FloatArray
-    plain_vy: FloatArray
-    plain_alarm: FloatArray
-    plain_age: FloatArray
-    other_relation: IntArray
-    other_x: FloatArray
-    other_y: FloatArray
-    other_vx: FloatArray
-    other_vy: FloatArray
-    # On a torus too few cells across (`plain.small_torus`), the block's copies (plain_x,
-    # plain_y, then other_x, other_y) moved to the images nearest one boid
-    # (`plain.nearest_images`).
-    image_x: FloatArray
-    image_y: FloatArray
 
 
 def no_cells() -> Cells:
@@ -162,14 +137,11 @@ def no_cells() -> Cells:
 def buffers(length: int) -> Seen:
     """Empty `Seen` buffers for lists of up to `length` neighbours (one set per thread, and
     per `Cells`: the block copy belongs to the cells it was read from)."""
-    block, plain = BLOCK, PLAIN_BLOCK
+    block = BLOCK
     return Seen(
         np.empty(length, np.int64), np.empty(length), np.empty(length), np.empty(length),
         np.empty(block, np.int64), np.empty(block), np.empty(block), np.full(2, -1, np.int64),
-        np.empty(plain), np.empty(plain), np.empty(block), np.full(8, -1, np.int64),
-        np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain),
-        np.empty(plain), np.empty(plain, np.int64), np.empty(plain), np.empty(plain),
-        np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain),
+        np.empty(block), np.empty(block), np.empty(block),
     )  # fmt: skip
 
 

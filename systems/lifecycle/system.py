@@ -6,11 +6,8 @@ import esper
 import numpy as np
 
 from shoal.components import Food, Position, Predator, Prey, Velocity
-from shoal.systems.core.agents import AgentArrays, gather
-from shoal.systems.core.ecs import any_entities_with
 from shoal.systems.core.events import BOID_EATEN, FOOD_BITTEN, FOOD_EATEN, PREY_CAUGHT
 from shoal.systems.core.grid import Grid, query_rows
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import (
     P_CATCH_COOLDOWN,
     P_CATCH_RADIUS,
@@ -19,6 +16,9 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
+from shoal.systems.flock.agents import AgentArrays, gather
+from shoal.systems.flock.ecs import any_entities_with
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.lifecycle.kernel import (
     boids_near,
     cool_down,

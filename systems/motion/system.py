@@ -4,14 +4,14 @@ import numpy as np
 
 from shoal.components import Attractor
 from shoal.components.species import BOUNDARY_MODES
-from shoal.systems.core.agents import gather
-from shoal.systems.core.origin import from_origin
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.flock.agents import gather
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.motion import bodies
 from shoal.systems.motion.kernel import keep_out, move, move_chunks
+from shoal.systems.motion.origin import from_origin
 
 
 class MotionSystem(FlockProcessor):

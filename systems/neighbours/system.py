@@ -2,14 +2,14 @@
 
 import numpy as np
 
-from shoal.systems.core.flock import Flock
 from shoal.systems.core.grid import GridFrame, grid_frame, sort_into_cells
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import P_PERCEPTION
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FlockStore, IntArray
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, native_forced, run_chunks
 from shoal.systems.core.vision import Cells
+from shoal.systems.flock.flock import Flock
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.neighbours.kernel import (
     Slots,
     crowded,

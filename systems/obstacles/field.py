@@ -1,5 +1,8 @@
 """The obstacle field: a world's obstacles compiled into arrays, and the queries on them.
 
+Over 400 lines: the compiled arrays and every query on them read one layout; the geometry
+itself is in `shape_kernel.py` (one shape) and `query_kernel.py` (every shape near a point).
+
 Circles stay circles; rectangles and polygons become counter-clockwise edge segments. A
 coarse uniform grid over the obstacles' bounding boxes lets a query test only the obstacles
 near it (`shoal.systems.obstacles.shape_kernel`). A flock's field is rebuilt only when the set of
@@ -20,10 +23,10 @@ import numpy.typing as npt
 
 from shoal.components import arguments as check
 from shoal.components.obstacle import Circle, Obstacle, Point, Polygon, Rect, Shape, signed_area
-from shoal.systems.core.ecs import Counted, counted, entities_with, in_world
-from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
+from shoal.systems.flock.ecs import Counted, counted, entities_with, in_world
+from shoal.systems.flock.flock import Flock
 from shoal.systems.obstacles.checks import as_points
 from shoal.systems.obstacles.free_points import free_points
 from shoal.systems.obstacles.query_kernel import cast_points, inside_points, surface_points

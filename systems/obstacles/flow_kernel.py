@@ -1,5 +1,8 @@
 """Flow-field kernels: the walkable raster, distance fields by fast marching, and sampling.
 
+Over 400 lines: rasterizing, fast marching and the visibility sweep are one compiled
+pipeline over one cell layout (below) and one priority queue; apart, each would restate it.
+
 The world [0, width] × [0, height] is cut into nx × ny cells of cell_w × cell_h; cell
 (ix, iy) has its centre at ((ix + 0.5)·cell_w, (iy + 0.5)·cell_h), and every per-cell array
 is shaped (ny, nx). A cell is *blocked* when its centre lies within the clearance of an

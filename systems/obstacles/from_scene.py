@@ -39,7 +39,7 @@ from shoal.components.parameters import MAX_COORDINATE
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
 if TYPE_CHECKING:
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
 
 MAX_ITEMS = 100_000
 """The most items one call takes (a tile layer of 300 × 300 tiles)."""
@@ -88,7 +88,7 @@ def add_obstacles(flock: "Flock", items: Iterable[object], merge: bool = True) -
         items: see `obstacle_shapes`.
         merge: join axis-aligned boxes that touch into larger rectangles.
     """
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
     from shoal.systems.obstacles.field import refresh_obstacles
 
     check.instance("add_obstacles", "flock", flock, Flock)
@@ -103,7 +103,7 @@ def add_obstacles(flock: "Flock", items: Iterable[object], merge: bool = True) -
 def remove_obstacles(flock: "Flock", entities: Iterable[int]) -> None:
     """Delete obstacle entities made by `add_obstacles` (from the next step on), and
     compile the flock's obstacle field without them."""
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
     from shoal.systems.obstacles.field import refresh_obstacles
 
     check.instance("remove_obstacles", "flock", flock, Flock)

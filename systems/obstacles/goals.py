@@ -16,7 +16,6 @@ import math
 import numpy as np
 
 from shoal.components import Predator
-from shoal.systems.core.agents import gather
 from shoal.systems.core.maths import World
 from shoal.systems.core.species_table import (
     P_CHASE_WEIGHT,
@@ -28,6 +27,7 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.flock.agents import gather
 from shoal.systems.obstacles.flow_kernel import WAY_AROUND
 from shoal.systems.obstacles.goals_kernel import blocked_chases, blocked_flights
 from shoal.systems.obstacles.nav_grid import NavGrid

@@ -1,5 +1,9 @@
 """Navigation: the shortest way round obstacles, as flow fields shared by all who seek one target.
 
+Over 400 lines: the `Navigator` is one stateful object (its pool of fields, when each is
+reused or rebuilt, the per-boid queries); the raster is `nav_grid.py`, the kernels
+`flow_kernel.py` and `way_kernel.py`.
+
 Each flock has one `Navigator` (`navigator(flock)`). It cuts the world into cells
 (`shoal.systems.obstacles.nav_grid`), and keeps fields towards targets (leaders, food,
 attractors, prey) and flee maps from threats, each built once and shared by every boid that
@@ -29,9 +33,9 @@ import numpy.typing as npt
 
 from shoal.components import Leader, Position, Predator, Prey
 from shoal.components import arguments as check
-from shoal.systems.core.ecs import components_of, entities_with
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.threads import run_chunks
+from shoal.systems.flock.ecs import components_of, entities_with
 from shoal.systems.obstacles.checks import as_indices, as_limits, as_points
 from shoal.systems.obstacles.field import ObstacleField, first_hit, obstacle_field, surface
 from shoal.systems.obstacles.flow_kernel import (
@@ -54,7 +58,7 @@ from shoal.systems.obstacles.query_kernel import segment_hit
 from shoal.systems.obstacles.way_kernel import sample_points, trace
 
 if TYPE_CHECKING:
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
 
 MAX_FIELDS = 256
 """Fields kept at once; a target that would need more in one step is sought straight."""
@@ -167,7 +171,7 @@ class Navigator:
         max_cells: int = WINDOW_CELLS,
         margin: float = WINDOW_MARGIN,
     ) -> None:
-        from shoal.systems.core.flock import Flock
+        from shoal.systems.flock.flock import Flock
 
         self._flock = weakref.ref(check.instance("Navigator", "flock", flock, Flock))
         self._cell = check.number("Navigator", "cell", cell, low=0.0, above=True)
@@ -755,7 +759,7 @@ def _box(points: FloatArray) -> "Box | None":
 
 def navigator(flock: "Flock") -> Navigator:
     """The flock's `Navigator` (made on first use)."""
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
 
     check.instance("navigator", "flock", flock, Flock)
     found = _navigators.get(flock)

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shoal.systems.core.placing import Area
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
+from shoal.systems.flock.placing import Area
 from shoal.systems.obstacles.field import (
     ObstacleField,
     blocked,
@@ -29,7 +29,7 @@ from shoal.systems.obstacles.field import (
 )
 
 if TYPE_CHECKING:
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
 
 SCATTER_CLEARANCE = 4.0
 """Room a scattered boid keeps from obstacles where the room allows (px): about half a
@@ -71,7 +71,7 @@ class Raster:
 
 @dataclass(frozen=True, slots=True)
 class FreeRoom:
-    """A `Room` (see `shoal.systems.core.placing`): the free cells of a raster.
+    """A `Room` (see `shoal.systems.flock.placing`): the free cells of a raster.
 
     Attributes:
         raster: the cells.

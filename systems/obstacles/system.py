@@ -3,9 +3,9 @@
 from typing import TYPE_CHECKING
 
 from shoal.components import arguments as check
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.obstacles.avoid_kernel import avoid, avoid_chunks
 from shoal.systems.obstacles.field import no_obstacles, obstacle_field
 from shoal.systems.obstacles.goals import reaim_goals
@@ -13,7 +13,7 @@ from shoal.systems.obstacles.navigation import navigator
 from shoal.systems.obstacles.room import free_room
 
 if TYPE_CHECKING:
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
 
 BODY_MARGIN = 8.0
 """Default clearance a boid keeps from obstacles (px): about half a default fish's height."""

@@ -12,24 +12,63 @@ headless simulation never needs arcade); or add it to an installed flock::
 
 Modules: `system` (the stage: record each step, draw a frame), `add` (`add_rendering`),
 `sprite_feed` (positions and angles into the SpriteList in bulk), `interpolation` and
-`headings` (what is drawn between two steps), `looks` (textures and per-species looks),
-`debug_overlay`, `overlay_shapes` and `triangles` (the D overlay). Importing this package
-imports arcade: in headless programs set ``ARCADE_HEADLESS=1`` first.
+`headings` (what is drawn between two steps), `drawing` (their compiled loops), `looks`
+(textures and per-species looks), `debug_overlay`, `overlay_shapes` and `triangles` (the D
+overlay). The package's names are imported on first use, and with them arcade (in headless
+programs set ``ARCADE_HEADLESS=1`` first): `drawing` imports no arcade, so that the warm-up
+compiles its kernels in a program that never draws.
 """
 
-from shoal.systems.render.add import add_rendering
-from shoal.systems.render.looks import (
-    FISH_BODY,
-    FISH_HEAD,
-    FISH_SIZE,
-    FISH_TAIL,
-    SpeciesLook,
-    Tint,
-    bird_texture,
-    fish_texture,
-    shark_texture,
-)
-from shoal.systems.render.system import SPECIES_TINTS, DrawnFrame, RenderSystem, fixed_fraction
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from shoal.systems.render.add import add_rendering
+    from shoal.systems.render.looks import (
+        FISH_BODY,
+        FISH_HEAD,
+        FISH_SIZE,
+        FISH_TAIL,
+        SpeciesLook,
+        Tint,
+        bird_texture,
+        fish_texture,
+        shark_texture,
+    )
+    from shoal.systems.render.system import (
+        SPECIES_TINTS,
+        DrawnFrame,
+        RenderSystem,
+        fixed_fraction,
+    )
+
+_HOMES = {
+    "add_rendering": "add",
+    "FISH_BODY": "looks",
+    "FISH_HEAD": "looks",
+    "FISH_SIZE": "looks",
+    "FISH_TAIL": "looks",
+    "SpeciesLook": "looks",
+    "Tint": "looks",
+    "bird_texture": "looks",
+    "fish_texture": "looks",
+    "shark_texture": "looks",
+    "SPECIES_TINTS": "system",
+    "DrawnFrame": "system",
+    "RenderSystem": "system",
+    "fixed_fraction": "system",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The package's names, imported from their modules (and so arcade) on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FISH_BODY",

@@ -5,7 +5,7 @@ from typing import Any
 import esper
 
 from shoal.components import arguments as check
-from shoal.systems.core.flock import Flock
+from shoal.systems.flock.flock import Flock
 from shoal.systems.install import RENDER_PRIORITY
 from shoal.systems.render.system import RenderSystem
 

@@ -27,8 +27,8 @@ import numpy.typing as npt
 
 from shoal.components import arguments as check
 from shoal.components.species import Species
-from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import FloatArray
+from shoal.systems.flock.flock import Flock
 from shoal.systems.render.overlay_shapes import RGBA, ShapeBatch
 from shoal.systems.render.system import RenderSystem
 from shoal.systems.render.triangles import TriangleDrawer

@@ -4,15 +4,15 @@ A boid's velocity can swing a few degrees from step to step as neighbours come a
 as is, a school shimmers. The drawn heading therefore follows the velocity heading through
 an exponential filter (a time constant per species), on the circle: the shortest way round,
 so 359° → 1° turns 2°, never 358° back. Everything here works on arrays with one row per
-boid (the headings and the filter in compiled loops: `shoal.systems.core.drawing`), and
+boid (the headings and the filter in compiled loops: `shoal.systems.render.drawing`), and
 depends only on the fixed step, never on the display rate.
 """
 
 import numpy as np
 import numpy.typing as npt
 
-from shoal.systems.core.drawing import headings_into, smooth_into
 from shoal.systems.core.store import FloatArray
+from shoal.systems.render.drawing import headings_into, smooth_into
 
 MAX_LAG = 75.0
 """Degrees: however sudden a boid's swerve (turned along a rock it was pushed out of in one
@@ -29,7 +29,7 @@ def heading_degrees(velocities: FloatArray) -> FloatArray:
 
     A boid's heading is atan2(vy, vx), counter-clockwise from +x; arcade 3's `Sprite.angle`
     turns clockwise, hence the minus sign. Within 1.4e-7° of numpy's `arctan2`, over ten
-    times faster (`shoal.systems.core.drawing`).
+    times faster (`shoal.systems.render.drawing`).
     """
     angles = np.empty(len(velocities))
     headings_into(kernel_floats(velocities), angles)
@@ -98,7 +98,7 @@ def smooth_headings(
 
 
 def kernel_floats(values: FloatArray) -> FloatArray:
-    """`values` as the drawing kernels (`shoal.systems.core.drawing`) take them, the one
+    """`values` as the drawing kernels (`shoal.systems.render.drawing`) take them, the one
     type they were compiled for: C-contiguous float64 (no copy when they already are)."""
     return np.ascontiguousarray(values, np.float64)
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shoal.systems.core.drawing import between_into, turn_into
 from shoal.systems.core.store import FloatArray, IntArray, index_in
+from shoal.systems.render.drawing import between_into, turn_into
 from shoal.systems.render.headings import (
     MAX_LAG,
     STILL_SPEED,

@@ -26,8 +26,8 @@ import arcade
 import numpy as np
 import numpy.typing as npt
 
-from shoal.systems.core.drawing import write_sprites
 from shoal.systems.core.store import FloatArray, FlockStore, IntArray, index_in
+from shoal.systems.render.drawing import write_sprites
 from shoal.systems.render.headings import heading_degrees, kernel_floats, still
 
 # heading_degrees lives in shoal.systems.render.headings; it is re-exported here, where it started.

@@ -20,9 +20,9 @@ import numpy.typing as npt
 
 from shoal.components import arguments as check
 from shoal.systems.core.config import checked_dt
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.render.headings import blend_factors, side_view
 from shoal.systems.render.interpolation import DrawHistory, WorldSize
 from shoal.systems.render.looks import (
@@ -35,7 +35,7 @@ from shoal.systems.render.looks import (
 from shoal.systems.render.sprite_feed import SpriteFactory, SpriteFeed
 
 if TYPE_CHECKING:
-    from shoal.systems.core.flock import Flock
+    from shoal.systems.flock.flock import Flock
 
 SPECIES_TINTS: tuple[tuple[int, int, int], ...] = (
     (255, 255, 255),  # the first species keeps the texture's own colours

@@ -48,7 +48,7 @@ Agents = tuple[
     FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, IntArray
 ]
 """positions, velocities, radius, inner radius, weight, slowing, concerns, field slot (see
-`seek_agents` and `shoal.systems.core.agents.AgentArrays`); a leader's radius is how many
+`seek_agents` and `shoal.systems.flock.agents.AgentArrays`); a leader's radius is how many
 boids follow it (`SeekingSystem`)."""
 Nav = tuple[PoolArray, float, float, float, float]
 """The field pool (`shoal.systems.obstacles.navigation.Navigator.pool`), the cell size and

@@ -8,10 +8,7 @@ import esper
 import numpy as np
 
 from shoal.components import Attractor, Food, Leader, Predator, Prey
-from shoal.systems.core.agents import AgentArrays, gather
-from shoal.systems.core.ecs import any_entities_with, entities_with
 from shoal.systems.core.events import LEADER_LOST
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.species_table import (
     P_CHASE_WEIGHT,
     P_FOOD_RANGE,
@@ -25,6 +22,9 @@ from shoal.systems.core.species_table import (
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
+from shoal.systems.flock.agents import AgentArrays, gather
+from shoal.systems.flock.ecs import any_entities_with, entities_with
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.obstacles.nav_grid import NavGrid
 from shoal.systems.obstacles.navigation import Navigator, navigator
 from shoal.systems.seeking.current import add_current

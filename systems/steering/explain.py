@@ -1,8 +1,8 @@
 """One boid's steering terms as the steering stage computed them at the last step: what the
 debug overlay shows when it explains a fish, and what `warm_up` compiles ahead."""
 
-from shoal.systems.core.flock import Flock
 from shoal.systems.core.store import FloatArray
+from shoal.systems.flock.flock import Flock
 from shoal.systems.steering.kernel import rule_forces
 
 

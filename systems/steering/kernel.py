@@ -1,5 +1,9 @@
 """The steering kernel: how each boid reacts to the boids it sees.
 
+Over 400 lines: the general path's gather and combine for every relation, and the drivers
+that run them over chunks of boids; the fast path is `plain.py`, the styles `styles.py`,
+the flight from predators `threat.py`.
+
 Flockmates give separation, alignment and cohesion (per species style, `styles.py`; the
 walls of a contain world count as neighbours for a species whose `walls` are
 ``neighbours``); avoided species add to separation out to the perception radius; predators
@@ -59,6 +63,7 @@ from shoal.systems.core.vision import (
     buffers,
     seen,
 )
+from shoal.systems.steering.block import block_buffers
 from shoal.systems.steering.plain import (
     NO_ALARM,
     NO_SUMS,
@@ -134,6 +139,7 @@ def steer(
     cells = Cells(*record)
     origin = (origin_x, origin_y)
     out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
+    block = block_buffers()
     reach = plain_species(cells, params, relations)
     # Every array is read out of its tuple once, here: read in the loop (or handed to an
     # inlined function, with its tuple or alone), each counts a reference up and down, an
@@ -141,14 +147,14 @@ def steer(
     rows, species, cell, levels = cells.row, cells.species, cells.cell, cells.alarm
     xs, ys, vxs, vys = cells.x, cells.y, cells.vx, cells.vy
     at, block_x, block_y, block_vx, block_vy, block_level, block_age = (
-        out.plain_at, out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm,
-        out.plain_age,
+        block.plain_at, block.plain_x, block.plain_y, block.plain_vx, block.plain_vy,
+        block.plain_alarm, block.plain_age,
     )  # fmt: skip
     other_relation, other_x, other_y, other_vx, other_vy = (
-        out.other_relation, out.other_x, out.other_y, out.other_vx, out.other_vy,
+        block.other_relation, block.other_x, block.other_y, block.other_vx, block.other_vy,
     )  # fmt: skip
-    reached, leads = out.off_x, out.off_y  # the general path's scratch, free between calls
-    image_x, image_y = out.image_x, out.image_y
+    reached, leads = block.reached, block.leads
+    image_x, image_y = block.image_x, block.image_y
     world = (cells.width, cells.height, cells.wrap)
     torus, reimage = (0.0, 0.0), False
     for i in range(first, last):
@@ -156,7 +162,7 @@ def steer(
         plain, sums, heard, threat = False, NO_SUMS, NO_ALARM, NO_THREAT
         if reach[s]:  # the fast path (`plain.py`)
             if at[0] != cell[i] or at[6] != s:
-                copy_block(cell[i], s, reach[s], cells, alarm_age, relations, out)
+                copy_block(cell[i], s, reach[s], cells, alarm_age, relations, block)
                 torus = small_torus(cells, reach[s])
                 reimage = torus[0] != 0.0 or torus[1] != 0.0
             if block_ready(s, at, params):
@@ -321,8 +327,8 @@ def rule_forces(
     `steer` applies: clamp(separation + alignment + cohesion, max force) + flee + chase.
     This runs the very same code (for debugging and the overlay).
     """
-    out = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max())))
-    plain, sums, heard, threat = plain_gather(slot, cells, alarm_age, params, relations, dt, out)
+    out, block = buffers(max(1, int(params[:, P_MAX_NEIGHBOURS].max()))), block_buffers()
+    plain, sums, heard, threat = plain_gather(slot, cells, alarm_age, params, relations, dt, block)
     if plain:
         t = plain_terms_of(slot, cells, burst, params, dt, origin, sums, heard, threat)
     else:

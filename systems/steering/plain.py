@@ -2,6 +2,9 @@
 copy of the boids of its cell and the 8 round it (the 24 round it in a crowd's cells of half
 the radius).
 
+Over 400 lines: the fast path is one compiled unit, the block copy and the branch-free
+loops that read it; the general path is `kernel.py`, its buffers `block.py`.
+
 Most boids of most flocks are plain: their search stays within their cell and the 8 round it
 (in a crowd, `neighbours.kernel.crowded`, cells are half the radius wide and the search
 stays within the 24 round it), they flock with their own species and every other species
@@ -66,13 +69,12 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.vision import (
-    PLAIN_REACH,
     Cells,
-    Seen,
     heading,
     ring_offsets,
     sample_stride,
 )
+from shoal.systems.steering.block import PLAIN_REACH, Block
 from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR, push
 from shoal.systems.steering.threat import flight
 
@@ -125,7 +127,7 @@ def plain_sums(
     the velocities of those whose alarm reached the boid, weighted by their levels (x, y).
 
     `xs`, `ys`, `vxs`, `vys` are the block's positions (the nearest images: offsets need
-    no wrapping) and velocities (`Seen.plain_x`...). `view` is (cos of half the field of
+    no wrapping) and velocities (`Block.plain_x`...). `view` is (cos of half the field of
     view, sees all round, unit heading x, y); `radii` (perception, alignment, separation);
     `falloff_power` 0, 1 or 2: the separation push of a neighbour at distance d grows as
     (radius / d - falloff_shift) ** power (capped, as `styles.push`; a shift of 1 is the
@@ -386,7 +388,7 @@ def plain_others(
 
 @njit_no_refcount(cache=True, nogil=True)
 def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
-    """Whether the block copied last (`copy_block`, `at`: `Seen.plain_at`) may serve a boid
+    """Whether the block copied last (`copy_block`, `at`: `Block.plain_at`) may serve a boid
     of species s: it was copied for species s, every other species in it is one species s
     avoids, flees or ignores, and the species' cap on neighbours cannot bite (a block larger
     than a cap that was set leaves its boids to the general path at once; with no cap set,
@@ -405,7 +407,7 @@ def in_block(i: int, at: IntArray) -> bool:
 @numba.njit(cache=True, nogil=True)
 def plain_gather(
     i: int, cells: Cells, alarm_age: FloatArray, params: FloatArray, relations: IntArray,
-    dt: float, out: Seen,
+    dt: float, block: Block,
 ) -> tuple[bool, PlainSums, AlarmSums, ThreatSums]:  # fmt: skip
     """Slot i's sums by the fast path, and whether it could take it (see this module's
     docstring); (False, zeros) where the general path must run. One boid at a time, for
@@ -416,43 +418,45 @@ def plain_gather(
     reach = plain_species(cells, params, relations)[s]
     if not reach:
         return False, NO_SUMS, NO_ALARM, NO_THREAT
-    at = out.plain_at
+    at = block.plain_at
     if at[0] != c or at[6] != s:
-        copy_block(c, s, reach, cells, alarm_age, relations, out)
+        copy_block(c, s, reach, cells, alarm_age, relations, block)
     if not block_ready(s, at, params):
         return False, NO_SUMS, NO_ALARM, NO_THREAT
     x, y, vx, vy = cells.x[i], cells.y[i], cells.vx[i], cells.vy[i]
     torus = small_torus(cells, reach)
     m, others = at[1], at[7]
     block_x, block_y = nearest_images(
-        m, out.plain_x, out.plain_y, x, y, torus, out.image_x, out.image_y
+        m, block.plain_x, block.plain_y, x, y, torus, block.image_x, block.image_y
     )
     other_x, other_y = nearest_images(
-        others, out.other_x, out.other_y, x, y, torus, out.image_x[m:], out.image_y[m:]
+        others, block.other_x, block.other_y, x, y, torus, block.image_x[m:], block.image_y[m:]
     )
     plain, sums, heard = plain_boid(
         s, x, y, vx, vy, params, dt, m, at[3] == 1, in_block(i, at), block_x, block_y,
-        out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age, out.off_x, out.off_y,
+        block.plain_vx, block.plain_vy, block.plain_alarm, block.plain_age, block.reached,
+        block.leads,
     )  # fmt: skip
     if not (plain and others):
         return plain, sums, heard, NO_THREAT
     plain, sums, threat = plain_others(
-        s, x, y, vx, vy, cells.row[i], params, sums, others, out.other_relation, other_x,
-        other_y, out.other_vx, out.other_vy,
+        s, x, y, vx, vy, cells.row[i], params, sums, others, block.other_relation, other_x,
+        other_y, block.other_vx, block.other_vy,
     )  # fmt: skip
     return plain, sums, heard if plain else NO_ALARM, threat
 
 
 @njit_no_refcount(cache=True, nogil=True)
 def copy_block(
-    c: int, s: int, reach: int, cells: Cells, alarm_age: FloatArray, relations: IntArray, out: Seen
-) -> None:
-    """Fill `out.plain_*` for the boids of species s in cell c: whether the fast path may
+    c: int, s: int, reach: int, cells: Cells, alarm_age: FloatArray, relations: IntArray,
+    block: Block,
+) -> None:  # fmt: skip
+    """Fill `block` for the boids of species s in cell c: whether the fast path may
     read the block (every other species in it is one that s avoids, flees or ignores), how
     many of its boids are of species s, whether one is alarmed, where cell c's copies start
     and their stride, the species it was copied for and how many foreign boids it holds;
     if it may, the positions, velocities and alarms of its boids of species s and (in
-    `out.other_*`) the relations, positions and velocities of the others (those s ignores
+    `block.other_*`) the relations, positions and velocities of the others (those s ignores
     are left out). A cell more crowded than `CELL_SAMPLE` is copied by the evenly spaced
     sample that `seen` reads of it. The block (`reach` rings of cells round cell c) is
     copied a column of cells (contiguous slots) at a time; a column or row across a
@@ -467,15 +471,16 @@ def copy_block(
         cells.cell_species, cells.cell_alarmed, cells.alarm, cells.row, cells.species,
     )  # fmt: skip
     to_x, to_y, to_vx, to_vy, to_level, to_age = (
-        out.plain_x, out.plain_y, out.plain_vx, out.plain_vy, out.plain_alarm, out.plain_age,
+        block.plain_x, block.plain_y, block.plain_vx, block.plain_vy, block.plain_alarm,
+        block.plain_age,
     )  # fmt: skip
     other_relation, other_x, other_y, other_vx, other_vy = (
-        out.other_relation, out.other_x, out.other_y, out.other_vx, out.other_vy,
+        block.other_relation, block.other_x, block.other_y, block.other_vx, block.other_vy,
     )  # fmt: skip
     cx, cy = c // ny, c % ny
     down_x, up_x = ring_offsets(cx, reach, nx, wrap)
     down_y, up_y = ring_offsets(cy, reach, ny, wrap)
-    at = out.plain_at
+    at = block.plain_at
     at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7] = c, 0, 0, 0, 0, 1, s, 0
     alarmed = False
     m = others = 0

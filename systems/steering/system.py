@@ -5,10 +5,10 @@ import time
 import numpy as np
 
 from shoal.components.species import BOUNDARY_MODES
-from shoal.systems.core.processor import FlockProcessor
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import PARALLEL_MIN_BOIDS, run_chunks
+from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.steering.kernel import steer, steer_chunks, steer_in_order
 
 HEAVY_SECONDS = 3.0e-4

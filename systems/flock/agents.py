@@ -11,10 +11,10 @@ import esper
 import numpy as np
 
 from shoal.components import Attractor, Food, Leader, Position, Predator, Prey, Velocity
-from shoal.systems.core.ecs import entities_with
 from shoal.systems.core.maths import slowing_before
 from shoal.systems.core.species_table import SpeciesTable
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
+from shoal.systems.flock.ecs import entities_with
 
 
 @dataclass(frozen=True, slots=True)

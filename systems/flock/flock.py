@@ -1,4 +1,9 @@
-"""Flock: one flock's store, species and world, and the game-facing API to them."""
+"""Flock: one flock's store, species and world, and the game-facing API to them.
+
+Over 400 lines: `Flock` is the one class a game calls, and a class is one file; its argument
+checks are in `flock_arguments.py`, the host's other calls in `embedding.py`, where
+`scatter` puts boids in `placing.py`.
+"""
 
 import math
 from collections.abc import Callable, Iterable
@@ -13,23 +18,27 @@ from shoal.components import Boid, Position, Species, Velocity
 from shoal.components import arguments as check
 from shoal.components.parameters import LARGEST
 from shoal.systems.core.config import MAX_BOIDS, FlockConfig, checked_dt
-from shoal.systems.core.ecs import in_world, remove_handler
-from shoal.systems.core.embedding import Embedding
 from shoal.systems.core.events import BOIDS_SPAWNED
-from shoal.systems.core.flock_arguments import (
+from shoal.systems.core.grid import Grid, build_grid, query_rows
+from shoal.systems.core.species_table import RELATIONS, SpeciesTable
+from shoal.systems.core.step import Neighbours, Step, list_neighbours
+from shoal.systems.core.store import FloatArray, FlockStore, IntArray
+from shoal.systems.flock.ecs import in_world, remove_handler
+from shoal.systems.flock.embedding import Embedding
+from shoal.systems.flock.flock_arguments import (
     check_handler,
     checked_species,
     disc,
     entity_ids,
     points,
 )
-from shoal.systems.core.grid import Grid, build_grid, query_rows
-from shoal.systems.core.members import Members
-from shoal.systems.core.placing import Area, FreeSpace, place
-from shoal.systems.core.species_table import RELATIONS, SpeciesTable
-from shoal.systems.core.step import Neighbours, Step, list_neighbours
-from shoal.systems.core.store import FloatArray, FlockStore, IntArray
+from shoal.systems.flock.members import Members
+from shoal.systems.flock.placing import Area, Room, place
 
+FreeSpace = Callable[["Flock", Area, int], Room | None]
+"""What `Flock.free_space` holds: (flock, area, count) → the room in the area for `count`
+boids, or None when nothing in the flock's world narrows the area (no obstacles), or it
+leaves no room at all (here, not in `placing`, which then need not import the flock)."""
 SORT_EVERY = 64
 """Steps between two sorts of the store's rows into grid-cell order (`Flock._sort_rows`)."""
 SORT_MIN_ROWS = 4096
@@ -43,7 +52,7 @@ class Flock(Embedding):
     Create it with `shoal.install` (or `shoal.systems.install`). All positions are in world
     units (px, y up), velocities in px per second (not per frame), times in seconds. The
     calls for a host's sprites and clock (`tie`, `update`, `draw`, ...) come from
-    `shoal.systems.core.embedding`.
+    `shoal.systems.flock.embedding`.
     """
 
     def __init__(self, config: FlockConfig, species: Iterable[Species], world: str) -> None:
@@ -217,7 +226,7 @@ class Flock(Embedding):
         not in a closed pocket, not past a world edge that does not wrap; for a centre
         inside an obstacle, the disc's largest room). A boid whose draw lands outside that
         room is drawn again in a part of the room of its own, not stacked on a wall's face
-        (`shoal.systems.core.placing`); without obstacles the draws are uniform, as they
+        (`shoal.systems.flock.placing`); without obstacles the draws are uniform, as they
         always were. Obstacles added after the scatter are not looked at: add the walls
         first. A disc that obstacles fill entirely is taken as if they were not there (the
         collision stage then pushes the boids out).
@@ -271,7 +280,7 @@ class Flock(Embedding):
         Called when each step begins. Game code may delete a boid with
         `esper.delete_entity` or add one with `esper.create_entity(Position(...),
         Velocity(...), Boid(name))`, replace a boid's components with `esper.add_component`
-        or clear the world: see `shoal.systems.core.members` for what each does.
+        or clear the world: see `shoal.systems.flock.members` for what each does.
 
         Raises:
             ValueError: an entity cannot be a boid (say a `Boid` without a `Velocity`):

@@ -9,22 +9,19 @@ outside it is drawn again in a cell of the room of its own (jittered in the cell
 half), so that boids that would have landed in rock are not stacked on one face of it;
 only a room with fewer cells than boids to redraw gives some of them one cell.
 
-Obstacles are not core's business (core may not import a stage): the obstacle stage sets
-`Flock.free_space`, a `FreeSpace`, which narrows an `Area` to the `Room` outside the
-obstacles (reachable from a disc's centre) and tests candidate points against it.
+Obstacles are not this package's business (it may not import a stage): the obstacle stage sets
+`Flock.free_space`, a `FreeSpace` (`shoal.systems.flock.flock`), which narrows an `Area` to
+the `Room` outside the obstacles (reachable from a disc's centre) and tests candidate points
+against it.
 """
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from shoal.systems.core.store import BoolArray, FloatArray
-
-if TYPE_CHECKING:
-    from shoal.systems.core.flock import Flock
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +90,6 @@ class Room(Protocol):
 
     def holds(self, points: FloatArray) -> BoolArray:
         """Whether each of (n, 2) points of the area lies in the room."""
-
-
-FreeSpace = Callable[["Flock", Area, int], Room | None]
-"""What `Flock.free_space` holds: (flock, area, count) → the room in the area for `count`
-boids, or None when nothing in the flock's world narrows the area (no obstacles), or it
-leaves no room at all."""
 
 
 def place(rng: np.random.Generator, area: Area, count: int, room: Room | None = None) -> FloatArray:

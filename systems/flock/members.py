@@ -22,9 +22,9 @@ sync (each step begins with one), or refuses it with one clear line:
 - `delete_world(name)`: the flock's calls raise RuntimeError; it never makes the world again.
 
 Noticing costs O(1) work per sync when nothing changed: esper tells whether anything of the
-world changed since the last sync (`shoal.systems.core.ecs.unchanged`); if something did,
+world changed since the last sync (`shoal.systems.flock.ecs.unchanged`); if something did,
 esper's own set of `Boid` entities is compared with the flock's (in C). A boid's component
-dict reports replacements (`shoal.systems.core.ecs.watch`), and the world's id counter
+dict reports replacements (`shoal.systems.flock.ecs.watch`), and the world's id counter
 tells a cleared database.
 """
 
@@ -36,7 +36,9 @@ import numpy as np
 
 from shoal.components import Boid, Position, Velocity
 from shoal.components.arguments import shown
-from shoal.systems.core.ecs import (
+from shoal.systems.core.species_table import SpeciesTable
+from shoal.systems.core.store import FloatArray, FlockStore, IntArray
+from shoal.systems.flock.ecs import (
     Identity,
     components_of,
     entities_with,
@@ -46,8 +48,6 @@ from shoal.systems.core.ecs import (
     watch,
     world_identity,
 )
-from shoal.systems.core.species_table import SpeciesTable
-from shoal.systems.core.store import FloatArray, FlockStore, IntArray
 
 WATCHED: frozenset[type[Any]] = frozenset({Position, Velocity, Boid})
 """The component types of a boid whose replacement or removal the flock must notice."""

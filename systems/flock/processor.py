@@ -8,10 +8,10 @@ import esper
 
 from shoal.components import arguments as check
 from shoal.systems.core.config import checked_dt
-from shoal.systems.core.flock import Flock
 from shoal.systems.core.integrate import draw_noise
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
+from shoal.systems.flock.flock import Flock
 
 
 class FlockProcessor(esper.Processor):

@@ -24,7 +24,7 @@ import esper
 
 from shoal.components import Attractor, Leader, Position, Predator, Prey, Velocity
 from shoal.components import arguments as check
-from shoal.systems.core.ecs import in_world
+from shoal.systems.flock.ecs import in_world
 
 ROLES = (Leader, Predator, Prey, Attractor)
 """The components a tied object can carry (its roles for the flock)."""

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 import esper
 
 from shoal.components import arguments as check
-from shoal.systems.core.clock import StepClock
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.ecs import in_world
-from shoal.systems.core.members import Members
-from shoal.systems.core.ties import Ties
+from shoal.systems.flock.clock import StepClock
+from shoal.systems.flock.ecs import in_world
+from shoal.systems.flock.members import Members
+from shoal.systems.flock.ties import Ties
 
 
 class Drawer(Protocol):
