@@ -5,6 +5,7 @@ fresh interpreter (a subprocess), as a host's first import would."""
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ print(json.dumps([len(ours), sorted(d.py_func.__module__ + "." + d.py_func.__qua
 """
 
 
-def _run(script: str, *modules: str) -> object:
+def _run(script: str, *modules: str) -> Any:
     done = subprocess.run(
         [sys.executable, "-c", script, *modules],
         capture_output=True,
@@ -75,6 +76,6 @@ def test_starting_numbas_threads_leaves_the_environment_unchanged() -> None:
 def test_every_kernel_is_cached_by_shoals_locator_whatever_the_import_order(
     modules: tuple[str, ...],
 ) -> None:
-    count, missed = _run(LOCATORS, *modules)  # type: ignore[misc]
+    count, missed = _run(LOCATORS, *modules)
     assert count > 100
     assert missed == []
