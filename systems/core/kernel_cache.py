@@ -60,7 +60,9 @@ class KernelCacheLocator(caching._CacheLocator):
     def __init__(self, py_func: Any, py_file: str) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(os.path.dirname(py_file), "__pycache__")
+        # Beside the file itself: in a strict editable install (README, Development), the
+        # checkout's folders, not the link tree, which a reinstall rebuilds empty.
+        self._cache_path = os.path.join(os.path.dirname(os.path.realpath(py_file)), "__pycache__")
 
     def get_cache_path(self) -> str:
         return self._cache_path
