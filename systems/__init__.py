@@ -11,12 +11,11 @@ Quick use::
     esper.process(1 / 60)          # in arcade: from on_fixed_update(delta_time)
 """
 
-# isort: off
-# First: numba must know where shoal's kernels are cached before any kernel is defined.
-from shoal.systems.core import kernel_cache  # noqa: F401
-
-# isort: on
 from shoal.systems.collision.system import CollisionSystem
+
+# Where numba caches shoal's kernels: registered on import, for every kernel of shoal's
+# modules, those imported before it too (the order of these imports does not matter).
+from shoal.systems.core import kernel_cache  # noqa: F401
 from shoal.systems.core.config import MAX_BOIDS, MAX_DT, MIN_DT, FlockConfig
 from shoal.systems.core.events import (
     BOID_EATEN,

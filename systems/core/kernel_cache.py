@@ -11,20 +11,25 @@ numba's own cache (``cache=True``) has two habits that cost shoal dearly:
   compiles the kernels, see ``setup.py``) must still count once the package is installed
   elsewhere: here the place is beside the source and the stamp depends only on contents.
 
-Importing this module registers the locator with numba, before any kernel is defined
-(``shoal.systems`` imports it first). Where the package folder cannot be written, numba
-falls back to its own locators (a user-wide cache).
+Importing this module registers the locator with numba (``shoal.systems`` imports it, in
+any order): kernels defined from then on use it, and those of shoal's modules already
+imported are moved onto it (numba picks a kernel's locator when the kernel is defined).
+Where the package folder cannot be written, numba falls back to its own locators (a
+user-wide cache).
 """
 
 import functools
 import hashlib
+import inspect
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import numba
 from numba.core import caching
+from numba.core.dispatcher import Dispatcher
 
 _SYSTEMS = Path(__file__).resolve().parents[1]  # shoal.systems: every kernel lives below it
 _MARKS = (b"numba.njit", b"njit_no_refcount")  # a file that defines kernels says so
@@ -55,7 +60,9 @@ class KernelCacheLocator(caching._CacheLocator):
     def __init__(self, py_func: Any, py_file: str) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(os.path.dirname(py_file), "__pycache__")
+        # Beside the file itself: in a strict editable install (README, Development), the
+        # checkout's folders, not the link tree, which a reinstall rebuilds empty.
+        self._cache_path = os.path.join(os.path.dirname(os.path.realpath(py_file)), "__pycache__")
 
     def get_cache_path(self) -> str:
         return self._cache_path
@@ -87,10 +94,26 @@ def _is_ours(py_file: str) -> bool:
 
 
 def _register() -> None:
-    """Put the locator first in numba's list (once; numba before 0.62 named it _CacheImpl)."""
+    """Put the locator first in numba's list (once; numba before 0.62 named it _CacheImpl),
+    then move the cached kernels of shoal's modules imported before this one onto it."""
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]
     if KernelCacheLocator not in impl._locator_classes:
         impl._locator_classes = [KernelCacheLocator, *impl._locator_classes]
+    for name, module in list(sys.modules.items()):
+        if name.startswith("shoal.") and module is not None:
+            for value in list(vars(module).values()):
+                if isinstance(value, Dispatcher) and not uses_locator(value):
+                    cache = getattr(value, "_cache", None)
+                    if isinstance(cache, caching.FunctionCache) and _is_ours(
+                        inspect.getfile(value.py_func)
+                    ):
+                        value.enable_caching()  # a new cache: numba asks the locators again
+
+
+def uses_locator(dispatcher: Any) -> bool:
+    """Whether the kernel `dispatcher` is cached by `KernelCacheLocator`."""
+    impl = getattr(getattr(dispatcher, "_cache", None), "_impl", None)
+    return isinstance(getattr(impl, "locator", None), KernelCacheLocator)
 
 
 _register()

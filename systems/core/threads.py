@@ -36,7 +36,9 @@ once, unlike its "workqueue" layer), and never in a child forked from a process 
 them (GNU OpenMP does not survive a fork). Unless the host set it, GNU OpenMP is told to spin
 30,000 rounds (``GOMP_SPINCOUNT``; ~1.5 ms here) rather than its 300,000 (~10 ms): enough for
 the gaps between stages and steps, without a core spinning long after the last (measured:
-no step slower; with 10 ms, two test processes on two cores slowed each other).
+no step slower; with 10 ms, two test processes on two cores slowed each other). GNU OpenMP
+reads it once, when numba loads its threading layer: shoal sets it only for that moment, in
+its first launch (`native_threads`), and importing shoal leaves the environment alone.
 """
 
 import functools
@@ -81,8 +83,7 @@ PROBE_SECONDS = 0.5
 other), so that both ways' costs stay current."""
 _TALLY_RUNS = 8  # how many of a way's last runs its cost is the median of
 
-# Read by GNU OpenMP when numba first loads it (the first launch), so set here at import.
-os.environ.setdefault("GOMP_SPINCOUNT", "30000")
+_GOMP_SPINCOUNT = "30000"  # GNU OpenMP's spin count while shoal loads it (the docstring)
 
 _CHUNKS_PER_THREAD = 4
 _MIN_CHUNK = 256
@@ -228,12 +229,29 @@ def native_threads() -> int:
     count = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     if count < 2:
         return 1
-    with _probing:  # one launch at a time: the "workqueue" layer aborts on two at once
+    with _probing, _gomp_spin_count():  # one launch at a time: "workqueue" aborts on two
         try:
             _probe(np.zeros(2))
         except ValueError:  # "No threading layer could be loaded": the pool does the work
             return 1
     return count if numba.threading_layer() == "omp" else 1  # type: ignore[attr-defined]
+
+
+@contextmanager
+def _gomp_spin_count() -> Iterator[None]:
+    """Within it, ``GOMP_SPINCOUNT`` is shoal's unless the host set it; the environment is as
+    it was afterwards. GNU OpenMP reads it when it is loaded: numba loads it when it first
+    compiles, loads from its cache or launches a ``parallel=True`` kernel, and every one of
+    shoal's goes through `native_threads` first (`_native_workers`)."""
+    if "GOMP_SPINCOUNT" in os.environ:
+        yield
+        return
+    os.environ["GOMP_SPINCOUNT"] = _GOMP_SPINCOUNT
+    try:
+        yield
+    finally:
+        if os.environ.get("GOMP_SPINCOUNT") == _GOMP_SPINCOUNT:
+            del os.environ["GOMP_SPINCOUNT"]
 
 
 def _tally(native: Callable[..., Any] | None, n: int, min_rows: int) -> _Tally | None:
