@@ -74,7 +74,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             elif w in stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            component = []
+            component: list[str] = []
             while not component or component[-1] != v:
                 component.append(stack.pop())
             if len(component) > 1:
