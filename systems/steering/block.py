@@ -19,15 +19,24 @@ PLAIN_BLOCK = (2 * PLAIN_REACH + 1) ** 2 * CELL_SAMPLE
 """Room for the boids of `PLAIN_REACH` rings of cells (see `Block.plain_at`)."""
 
 
+# The fields of `Block.plain_at`, by name (the kernels read them as compile-time constants).
+AT_CELL = 0  # the cell the block is round
+AT_COUNT = 1  # how many boids of species AT_SPECIES the block holds
+AT_READY = 2  # 1 if the fast path may read them
+AT_ALARMED = 3  # 1 if one of them is alarmed
+AT_FIRST = 4  # the first slot of the copies of cell AT_CELL itself
+AT_STRIDE = 5  # and their stride
+AT_SPECIES = 6  # the species the block was copied for
+AT_OTHERS = 7  # how many boids of other species it holds
+AT_FIELDS = 8
+
+
 class Block(NamedTuple):
-    """The fast path's copy of the block of cells round cell plain_at[0], for the boids of
-    species plain_at[6]: how many boids of that species the block holds (plain_at[1]), 1 if
-    the fast path may read them (plain_at[2]), 1 if one of them is alarmed (plain_at[3]),
-    the first slot and the stride of the copies of cell plain_at[0] itself (plain_at[4:6]),
-    how many boids of other species it holds (plain_at[7]); if it may, their positions (as
-    the nearest images to that cell's: no wrap needed), velocities, alarm levels and the
-    ages of their alarms; and the others' relations (from species plain_at[6]), positions,
-    velocities. Buffers of `PLAIN_BLOCK` entries.
+    """The fast path's copy of the block of cells round cell plain_at[AT_CELL], for the
+    boids of species plain_at[AT_SPECIES] (the fields of `plain_at`: the AT_* constants):
+    if the fast path may read them, their positions (as the nearest images to that cell's:
+    no wrap needed), velocities, alarm levels and the ages of their alarms; and the others'
+    relations (from that species), positions, velocities. Buffers of `PLAIN_BLOCK` entries.
     """
 
     plain_at: IntArray
@@ -58,7 +67,7 @@ def block_buffers() -> Block:
     cells it was read from)."""
     plain = PLAIN_BLOCK
     return Block(
-        np.full(8, -1, np.int64), np.empty(plain), np.empty(plain), np.empty(plain),
+        np.full(AT_FIELDS, -1, np.int64), np.empty(plain), np.empty(plain), np.empty(plain),
         np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain, np.int64),
         np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain), np.empty(plain),
         np.empty(plain), np.empty(plain), np.empty(plain),

@@ -63,7 +63,14 @@ from shoal.systems.core.vision import (
     buffers,
     seen,
 )
-from shoal.systems.steering.block import block_buffers
+from shoal.systems.steering.block import (
+    AT_ALARMED,
+    AT_CELL,
+    AT_COUNT,
+    AT_OTHERS,
+    AT_SPECIES,
+    block_buffers,
+)
 from shoal.systems.steering.plain import (
     NO_ALARM,
     NO_SUMS,
@@ -99,7 +106,17 @@ RULES = ("separation", "alignment", "cohesion", "flee", "chase")
 
 # (separation, alignment, cohesion, flee, chase) as x, y pairs, the limit on the sum of the
 # first three, the boid's new alarm level, the slot of the prey it chases (-1: none) and how
-# long before the step's end an alarm from a flockmate reached it (s).
+# long before the step's end an alarm from a flockmate reached it (s). Read by name: the T_*
+# constants (compile-time constants in the kernels).
+T_SEPARATION_X, T_SEPARATION_Y = 0, 1
+T_ALIGNMENT_X, T_ALIGNMENT_Y = 2, 3
+T_COHESION_X, T_COHESION_Y = 4, 5
+T_FLEE_X, T_FLEE_Y = 6, 7
+T_CHASE_X, T_CHASE_Y = 8, 9
+T_LIMIT = 10
+T_ALARM = 11
+T_PREY = 12
+T_ALARM_LEAD = 13
 Terms = tuple[
     float, float, float, float, float, float, float, float, float, float, float, float, int,
     float,
@@ -161,28 +178,35 @@ def steer(
         s = species[i]
         plain, sums, heard, threat = False, NO_SUMS, NO_ALARM, NO_THREAT
         if reach[s]:  # the fast path (`plain.py`)
-            if at[0] != cell[i] or at[6] != s:
+            if at[AT_CELL] != cell[i] or at[AT_SPECIES] != s:
                 copy_block(cell[i], s, reach[s], cells, alarm_age, relations, block)
                 torus = small_torus(cells, reach[s])
                 reimage = torus[0] != 0.0 or torus[1] != 0.0
             if block_ready(s, at, params):
                 near_x, near_y, far_x, far_y = block_x, block_y, other_x, other_y
                 if reimage:  # a torus too few cells across: the images nearest boid i
-                    m = at[1]
+                    m = at[AT_COUNT]
                     near_x, near_y = nearest_images(
                         m, block_x, block_y, xs[i], ys[i], torus, image_x, image_y
                     )
                     far_x, far_y = nearest_images(
-                        at[7], other_x, other_y, xs[i], ys[i], torus, image_x[m:], image_y[m:]
+                        at[AT_OTHERS],
+                        other_x,
+                        other_y,
+                        xs[i],
+                        ys[i],
+                        torus,
+                        image_x[m:],
+                        image_y[m:],
                     )
                 plain, sums, heard = plain_boid(
-                    s, xs[i], ys[i], vxs[i], vys[i], params, dt, at[1], at[3] == 1,
+                    s, xs[i], ys[i], vxs[i], vys[i], params, dt, at[AT_COUNT], at[AT_ALARMED] == 1,
                     in_block(i, at), near_x, near_y, block_vx, block_vy, block_level,
                     block_age, reached, leads,
                 )  # fmt: skip
-                if plain and at[7]:  # boids of other species in the block
+                if plain and at[AT_OTHERS]:  # boids of other species in the block
                     plain, sums, threat = plain_others(
-                        s, xs[i], ys[i], vxs[i], vys[i], rows[i], params, sums, at[7],
+                        s, xs[i], ys[i], vxs[i], vys[i], rows[i], params, sums, at[AT_OTHERS],
                         other_relation, far_x, far_y, other_vx, other_vy,
                     )  # fmt: skip
         if plain:
@@ -195,8 +219,8 @@ def steer(
             t = _rule_terms(
                 i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
             )
-        _write(rows[i], rows[t[12]] if t[12] >= 0 else -1, t, accelerations, alarm, alarm_lead,
-               target_row, goals)  # fmt: skip
+        prey = rows[t[T_PREY]] if t[T_PREY] >= 0 else -1
+        _write(rows[i], prey, t, accelerations, alarm, alarm_lead, target_row, goals)
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
@@ -271,8 +295,8 @@ def steer_in_order(
         t = _rule_terms(
             i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, moved, out
         )
-        _write(cells.row[i], cells.row[t[12]] if t[12] >= 0 else -1, t, accelerations, alarm,
-               alarm_lead, target_row, goals)  # fmt: skip
+        prey = cells.row[t[T_PREY]] if t[T_PREY] >= 0 else -1
+        _write(cells.row[i], prey, t, accelerations, alarm, alarm_lead, target_row, goals)
         pos, vel = cells.positions, cells.velocities
         old_x, old_y = pos[i, 0], pos[i, 1]
         # `advance` takes the world as [0, width] × [0, height]: from its origin and back.
@@ -299,15 +323,19 @@ def _write(
     """Store a boid's terms in its row: clamp(flocking, limit) + flee + chase, its alarm and
     target (the row of the prey it chases, -1: none), and its flee (from a predator it sees,
     not a scared neighbour) and chase terms as goals."""
-    ax, ay = clamp_length(t[0] + t[2] + t[4], t[1] + t[3] + t[5], t[10])
-    accelerations[row, 0] = ax + t[6] + t[8]
-    accelerations[row, 1] = ay + t[7] + t[9]
-    alarm[row] = t[11]
-    alarm_lead[row] = t[13]
+    ax, ay = clamp_length(
+        t[T_SEPARATION_X] + t[T_ALIGNMENT_X] + t[T_COHESION_X],
+        t[T_SEPARATION_Y] + t[T_ALIGNMENT_Y] + t[T_COHESION_Y],
+        t[T_LIMIT],
+    )
+    accelerations[row, 0] = ax + t[T_FLEE_X] + t[T_CHASE_X]
+    accelerations[row, 1] = ay + t[T_FLEE_Y] + t[T_CHASE_Y]
+    alarm[row] = t[T_ALARM]
+    alarm_lead[row] = t[T_ALARM_LEAD]
     target_row[row] = target
-    fled = t[11] == 1.0  # alarm 1: it flees a predator it sees
-    goals[row, 0], goals[row, 1] = (t[6], t[7]) if fled else (0.0, 0.0)
-    goals[row, 2], goals[row, 3] = t[8], t[9]
+    fled = t[T_ALARM] == 1.0  # alarm 1: it flees a predator it sees
+    goals[row, 0], goals[row, 1] = (t[T_FLEE_X], t[T_FLEE_Y]) if fled else (0.0, 0.0)
+    goals[row, 2], goals[row, 3] = t[T_CHASE_X], t[T_CHASE_Y]
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -336,9 +364,19 @@ def rule_forces(
             slot, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
         )
     terms = np.empty((5, 2))
-    terms[0, 0], terms[0, 1], terms[1, 0], terms[1, 1] = t[0], t[1], t[2], t[3]
-    terms[2, 0], terms[2, 1], terms[3, 0], terms[3, 1] = t[4], t[5], t[6], t[7]
-    terms[4, 0], terms[4, 1] = t[8], t[9]
+    terms[0, 0], terms[0, 1], terms[1, 0], terms[1, 1] = (
+        t[T_SEPARATION_X],
+        t[T_SEPARATION_Y],
+        t[T_ALIGNMENT_X],
+        t[T_ALIGNMENT_Y],
+    )
+    terms[2, 0], terms[2, 1], terms[3, 0], terms[3, 1] = (
+        t[T_COHESION_X],
+        t[T_COHESION_Y],
+        t[T_FLEE_X],
+        t[T_FLEE_Y],
+    )
+    terms[4, 0], terms[4, 1] = t[T_CHASE_X], t[T_CHASE_Y]
     return terms
 
 

@@ -74,7 +74,18 @@ from shoal.systems.core.vision import (
     ring_offsets,
     sample_stride,
 )
-from shoal.systems.steering.block import PLAIN_REACH, Block
+from shoal.systems.steering.block import (
+    AT_ALARMED,
+    AT_CELL,
+    AT_COUNT,
+    AT_FIRST,
+    AT_OTHERS,
+    AT_READY,
+    AT_SPECIES,
+    AT_STRIDE,
+    PLAIN_REACH,
+    Block,
+)
 from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR, push
 from shoal.systems.steering.threat import flight
 
@@ -394,14 +405,16 @@ def block_ready(s: int, at: IntArray, params: FloatArray) -> bool:
     than a cap that was set leaves its boids to the general path at once; with no cap set,
     `plain_boid` and `plain_others` check the boids it sees)."""
     cap = params[s, P_MAX_NEIGHBOURS]
-    return bool(at[2] == 1 and (at[1] + at[7] - 1 < cap or cap >= NEIGHBOUR_LIMIT))
+    return bool(
+        at[AT_READY] == 1 and (at[AT_COUNT] + at[AT_OTHERS] - 1 < cap or cap >= NEIGHBOUR_LIMIT)
+    )
 
 
 @njit_no_refcount(cache=True, nogil=True)
 def in_block(i: int, at: IntArray) -> bool:
     """Whether slot i (of the block's own cell) was copied: its cell is read whole, or by a
     sample that takes it."""
-    return bool((i - at[4]) % at[5] == 0)
+    return bool((i - at[AT_FIRST]) % at[AT_STRIDE] == 0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -419,13 +432,13 @@ def plain_gather(
     if not reach:
         return False, NO_SUMS, NO_ALARM, NO_THREAT
     at = block.plain_at
-    if at[0] != c or at[6] != s:
+    if at[AT_CELL] != c or at[AT_SPECIES] != s:
         copy_block(c, s, reach, cells, alarm_age, relations, block)
     if not block_ready(s, at, params):
         return False, NO_SUMS, NO_ALARM, NO_THREAT
     x, y, vx, vy = cells.x[i], cells.y[i], cells.vx[i], cells.vy[i]
     torus = small_torus(cells, reach)
-    m, others = at[1], at[7]
+    m, others = at[AT_COUNT], at[AT_OTHERS]
     block_x, block_y = nearest_images(
         m, block.plain_x, block.plain_y, x, y, torus, block.image_x, block.image_y
     )
@@ -433,7 +446,7 @@ def plain_gather(
         others, block.other_x, block.other_y, x, y, torus, block.image_x[m:], block.image_y[m:]
     )
     plain, sums, heard = plain_boid(
-        s, x, y, vx, vy, params, dt, m, at[3] == 1, in_block(i, at), block_x, block_y,
+        s, x, y, vx, vy, params, dt, m, at[AT_ALARMED] == 1, in_block(i, at), block_x, block_y,
         block.plain_vx, block.plain_vy, block.plain_alarm, block.plain_age, block.reached,
         block.leads,
     )  # fmt: skip
@@ -481,7 +494,16 @@ def copy_block(
     down_x, up_x = ring_offsets(cx, reach, nx, wrap)
     down_y, up_y = ring_offsets(cy, reach, ny, wrap)
     at = block.plain_at
-    at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7] = c, 0, 0, 0, 0, 1, s, 0
+    (
+        at[AT_CELL],
+        at[AT_COUNT],
+        at[AT_READY],
+        at[AT_ALARMED],
+        at[AT_FIRST],
+        at[AT_STRIDE],
+        at[AT_SPECIES],
+        at[AT_OTHERS],
+    ) = c, 0, 0, 0, 0, 1, s, 0
     alarmed = False
     m = others = 0
     for ox in range(-down_x, up_x + 1):
@@ -493,7 +515,7 @@ def copy_block(
             mixed = cell_species[g] != s and cell_species[g] != -2
             stride = sample_stride(last - first)  # as `seen` reads it
             if g == c:
-                at[4], at[5] = first, stride
+                at[AT_FIRST], at[AT_STRIDE] = first, stride
             # Alarm ages are by row: read only where the cell holds an alarm.
             alarmed_cell = cell_alarmed[g] != 0
             alarmed |= alarmed_cell
@@ -515,7 +537,7 @@ def copy_block(
                 to_level[m] = level
                 to_age[m] = alarm_age[rows[j]] if level else 0.0
                 m += 1
-    at[1], at[2], at[3], at[7] = m, 1, alarmed, others
+    at[AT_COUNT], at[AT_READY], at[AT_ALARMED], at[AT_OTHERS] = m, 1, alarmed, others
 
 
 @numba.njit(cache=True, nogil=True)
