@@ -5,7 +5,7 @@ Apart from the vision's buffers (`core.vision.Seen`, which the general path, the
 lists and the debug overlay share): only the steering reads these.
 """
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import numba
 import numpy as np
@@ -20,15 +20,15 @@ PLAIN_BLOCK = (2 * PLAIN_REACH + 1) ** 2 * CELL_SAMPLE
 
 
 # The fields of `Block.plain_at`, by name (the kernels read them as compile-time constants).
-AT_CELL = 0  # the cell the block is round
-AT_COUNT = 1  # how many boids of species AT_SPECIES the block holds
-AT_READY = 2  # 1 if the fast path may read them
-AT_ALARMED = 3  # 1 if one of them is alarmed
-AT_FIRST = 4  # the first slot of the copies of cell AT_CELL itself
-AT_STRIDE = 5  # and their stride
-AT_SPECIES = 6  # the species the block was copied for
-AT_OTHERS = 7  # how many boids of other species it holds
-AT_FIELDS = 8
+AT_CELL: Final = 0  # the cell the block is round
+AT_COUNT: Final = 1  # how many boids of species AT_SPECIES the block holds
+AT_READY: Final = 2  # 1 if the fast path may read them
+AT_ALARMED: Final = 3  # 1 if one of them is alarmed
+AT_FIRST: Final = 4  # the first slot of the copies of cell AT_CELL itself
+AT_STRIDE: Final = 5  # and their stride
+AT_SPECIES: Final = 6  # the species the block was copied for
+AT_OTHERS: Final = 7  # how many boids of other species it holds
+AT_FIELDS: Final = 8
 
 
 class Block(NamedTuple):

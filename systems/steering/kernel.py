@@ -20,7 +20,7 @@ before the next one looks.
 """
 
 import math
-from typing import cast
+from typing import Final, cast
 
 import numba
 import numpy as np
@@ -108,15 +108,21 @@ RULES = ("separation", "alignment", "cohesion", "flee", "chase")
 # first three, the boid's new alarm level, the slot of the prey it chases (-1: none) and how
 # long before the step's end an alarm from a flockmate reached it (s). Read by name: the T_*
 # constants (compile-time constants in the kernels).
-T_SEPARATION_X, T_SEPARATION_Y = 0, 1
-T_ALIGNMENT_X, T_ALIGNMENT_Y = 2, 3
-T_COHESION_X, T_COHESION_Y = 4, 5
-T_FLEE_X, T_FLEE_Y = 6, 7
-T_CHASE_X, T_CHASE_Y = 8, 9
-T_LIMIT = 10
-T_ALARM = 11
-T_PREY = 12
-T_ALARM_LEAD = 13
+# Final: the type checker reads them as literals, so it knows each slot's type.
+T_SEPARATION_X: Final = 0
+T_SEPARATION_Y: Final = 1
+T_ALIGNMENT_X: Final = 2
+T_ALIGNMENT_Y: Final = 3
+T_COHESION_X: Final = 4
+T_COHESION_Y: Final = 5
+T_FLEE_X: Final = 6
+T_FLEE_Y: Final = 7
+T_CHASE_X: Final = 8
+T_CHASE_Y: Final = 9
+T_LIMIT: Final = 10
+T_ALARM: Final = 11
+T_PREY: Final = 12
+T_ALARM_LEAD: Final = 13
 Terms = tuple[
     float, float, float, float, float, float, float, float, float, float, float, float, int,
     float,
