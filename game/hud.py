@@ -78,21 +78,15 @@ class Hud:
         """The status items, in order, with their colours."""
         goal = tank.goal
         items = [(tank.level.title, TEXT)]
-        if tank.free:
-            items.append(("free swim", TEXT))
-        elif goal.fish_home:
-            items.append((f"home {min(tank.fish_home, goal.fish_home)}/{goal.fish_home}", TEXT))
-        if not tank.free and goal.food_to_eat:
-            items.append((f"food eaten {min(tank.food_eaten, goal.food_to_eat)}/"
-                          f"{goal.food_to_eat}", TEXT))  # fmt: skip
+        items += [("free swim", TEXT)] if tank.free else _progress(tank)
         items.append((f"fish {tank.fish}", TEXT))
         items.append((f"lost to sharks {tank.fish_eaten}", TEXT))
         if tank.drops_left is not None:
             items.append((f"food to drop {tank.drops_left}", TEXT))
         if not tank.free:
             items.append((f"score {tank.score}", TEXT))
-        if goal.time_limit and not tank.free:
-            items.append((f"time left {max(0.0, goal.time_limit - tank.time):.0f} s", TEXT))
+            if goal.time_limit:
+                items.append((f"time left {max(0.0, goal.time_limit - tank.time):.0f} s", TEXT))
         if tank.practice:
             items.append(("practice: not scored", PRACTICE))
         if self.readout:
@@ -164,3 +158,16 @@ class Hud:
         arcade.draw_lrbt_rectangle_filled(0, width, 0, label.content_height + 2 * margin, BAR)
         label.position = (margin, label.content_height + margin)
         label.draw()
+
+
+def _progress(tank: Tank) -> list[tuple[str, arcade.types.Color]]:
+    """How far the goal has got: fish home and food eaten, each only where the goal asks
+    for it, and never past it (the last step may bring more fish home than asked)."""
+    goal, items = tank.goal, []
+    if goal.fish_home:
+        items.append((f"home {min(tank.fish_home, goal.fish_home)}/{goal.fish_home}", TEXT))
+    if goal.food_to_eat:
+        items.append(
+            (f"food eaten {min(tank.food_eaten, goal.food_to_eat)}/{goal.food_to_eat}", TEXT)
+        )
+    return items
