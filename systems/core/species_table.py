@@ -169,6 +169,14 @@ class SpeciesTable:
         self.relations = relations
         return index
 
+    def replace(self, species: list[Species], relations: npt.NDArray[np.int64]) -> None:
+        """Hold `species` (in index order) and `relations` ((k, k) indices into
+        `RELATIONS`) instead of what it held (a restored flock: both checked by the caller)."""
+        self._species = list(species)
+        self._index = {s.name: k for k, s in enumerate(species)}
+        self.params = np.array([pack(s) for s in species]).reshape(len(species), N_PARAMS)
+        self.relations = np.array(relations, dtype=np.int64)
+
     def tune(self, name: str, **changes: Any) -> Species:
         """Replace some parameters of a species (validated); returns the new Species."""
         index = self.index(name)

@@ -1,6 +1,8 @@
 """FlockStore: the boids' numbers as a struct of arrays, one dense row per boid."""
 
 import operator
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TypeVar
 
 import numpy as np
@@ -27,6 +29,11 @@ _COLUMNS: dict[str, tuple[tuple[int, ...], type[np.generic], float]] = {
     "wander": ((), np.float64, 0.0),  # angle of its wander target off its heading (rad)
     "wander_drift": ((), np.float64, 0.0),  # how fast that angle drifts (rad/s)
 }
+
+
+COLUMNS: Mapping[str, tuple[tuple[int, ...], type[np.generic], float]] = MappingProxyType(_COLUMNS)
+"""Every per-boid column, read-only: name -> (shape of one row, dtype, value of an empty row)
+(what a saved flock holds of each boid: `shoal.systems.saving`)."""
 
 
 def _column(name: str, doc: str) -> property:
@@ -127,6 +134,10 @@ class FlockStore:
     wander_drift: FloatArray = _column(  # type: ignore[assignment]
         "wander_drift", "Live (n,) rate at which each boid's wander angle drifts (rad/s)."
     )
+
+    def column(self, name: str) -> npt.NDArray[np.generic]:
+        """The live view of column `name` (one of `COLUMNS`); KeyError if there is none."""
+        return self._views[name]
 
     def row(self, entity: int) -> int:
         """The row of `entity`; KeyError if it is not in the store."""

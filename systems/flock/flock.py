@@ -426,8 +426,17 @@ class Flock(Embedding):
     # --- internals ---------------------------------------------------------------------
     def _sort_rows(self) -> None:
         """Every `SORT_EVERY` steps, put the rows of a flock of `SORT_MIN_ROWS` boids or more
-        in the last step's grid-cell order (not a flock that updates in place: its rows are
-        the order its boids update in, and in cell order that would sweep across the world).
+        in the last step's grid-cell order (`due_order`)."""
+        order = self.due_order()
+        if order is not None:
+            self.store.reorder(order)
+
+    def due_order(self) -> IntArray | None:
+        """The order the next step will sort the rows into (see `_sort_rows`), or None when
+        it sorts none: every `SORT_EVERY` steps, a flock of `SORT_MIN_ROWS` boids or more
+        takes the last step's grid-cell order (not a flock that updates in place: its rows
+        are the order its boids update in, and in cell order that would sweep across the
+        world). A saved flock is saved in this order (`shoal.systems.saving`).
 
         The stages read and write every boid's row and its neighbours' in cell order; with
         the rows in the order boids were added that is a jump in memory each time, and at
@@ -443,8 +452,8 @@ class Flock(Embedding):
             or last.layout != self.store.layout
             or len(last.cells.row) != len(self.store)
         ):
-            return
-        self.store.reorder(last.cells.row)
+            return None
+        return last.cells.row
 
     def _world_area(self) -> Area:
         """The world, less the `contain` margin: where `scatter` places without a disc."""

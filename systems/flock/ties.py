@@ -102,6 +102,11 @@ class Ties:
         for tie in list(self._ties.values()):
             self.untie("clear", tie.target)
 
+    def members(self) -> list[_Member]:
+        """Every tied object's entry (entity, vectors, whether fresh), in the order they
+        were tied (a group's members in its order when last followed)."""
+        return [member for tie in self._ties.values() for member in tie.members.values()]
+
     def entity_of(self, target: object) -> int:
         """The entity of a tied object (one tied with `tie`, or a member of a tied group)."""
         for tie in self._ties.values():
