@@ -56,6 +56,15 @@ from shoal.systems.obstacles.field import (
 from shoal.systems.obstacles.from_scene import add_obstacles, obstacle_shapes, remove_obstacles
 from shoal.systems.obstacles.navigation import NavigationWarning, Navigator, Way, navigator
 from shoal.systems.obstacles.system import ObstacleSystem
+from shoal.systems.saving import (
+    SaveError,
+    load,
+    read_snapshot,
+    restore,
+    save,
+    snapshot,
+    write_snapshot,
+)
 from shoal.systems.seeking.system import SeekingSystem
 from shoal.systems.steering.system import SteeringSystem
 from shoal.systems.warmup import Preparation, prepare, warm_up
@@ -92,6 +101,7 @@ __all__ = [
     "ObstacleField",
     "ObstacleSystem",
     "Preparation",
+    "SaveError",
     "SeekingSystem",
     "SteeringSystem",
     "Step",
@@ -101,14 +111,20 @@ __all__ = [
     "inside_obstacle",
     "install",
     "installed_flock",
+    "load",
     "navigator",
     "obstacle_field",
     "obstacle_shapes",
     "prepare",
+    "read_snapshot",
     "refresh_obstacles",
     "remove_obstacles",
+    "restore",
+    "save",
     "set_threads",
+    "snapshot",
     "threads",
     "uninstall",
     "warm_up",
+    "write_snapshot",
 ]

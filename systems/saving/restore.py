@@ -11,6 +11,7 @@ import esper
 import numpy as np
 
 from shoal.components import Boid, Position, Velocity
+from shoal.components import arguments as check
 from shoal.systems.core.step import Step
 from shoal.systems.flock.clock import StepClock
 from shoal.systems.flock.ecs import in_world, processors
@@ -33,8 +34,11 @@ def restore(flock: Flock, snapshot: object, source: str = "snapshot") -> dict[in
     Raises:
         SaveError: the snapshot is not one shoal can restore into this flock (one line,
             starting with `source`); nothing changed.
+        ValueError: `flock` is not a `Flock`, or `source` not a str.
         RuntimeError: the flock was uninstalled, or its world deleted.
     """
+    check.instance("restore", "flock", flock, Flock)
+    check.text("restore", "source", source)
     flock._members.check("restore")
     checked = plan(snapshot, flock, source)
     flock.despawn(flock.entities.copy())

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shoal.components import Species
+from shoal.components import arguments as check
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.store import COLUMNS
 from shoal.systems.flock.flock import Flock
@@ -50,8 +51,10 @@ def snapshot(flock: Flock) -> Snapshot:
     can step on while the host writes it.
 
     Raises:
+        ValueError: `flock` is not a `Flock`.
         RuntimeError: the flock was uninstalled, or its world deleted.
     """
+    check.instance("snapshot", "flock", flock, Flock)
     flock._members.check("snapshot")
     saved: Snapshot = {"format": np.array(FORMAT), "version": np.array(VERSION, np.int64)}
     for name in CONFIG_FIELDS:
