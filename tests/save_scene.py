@@ -12,8 +12,17 @@ from dataclasses import dataclass, field
 import esper
 import numpy as np
 
-from shoal.components import Circle, Food, Leader, Obstacle, Position, Predator, Rect, Species
-from shoal.components import Velocity
+from shoal.components import (
+    Circle,
+    Food,
+    Leader,
+    Obstacle,
+    Position,
+    Predator,
+    Rect,
+    Species,
+    Velocity,
+)
 from shoal.systems import Flock, FlockConfig, install, uninstall
 
 CONFIG = FlockConfig(900, 600, seed=11)
@@ -72,7 +81,8 @@ def kept(flock: Flock) -> list[tuple[object, ...]]:
     found = []
     with flock.in_world():
         for entity in flock.created:
-            parts = esper.components_for_entity(entity) if esper.entity_exists(entity) else ()
+            exists = esper.entity_exists(entity)
+            parts: tuple[object, ...] = esper.components_for_entity(entity) if exists else ()
             if any(isinstance(part, Food | Predator) for part in parts):
                 found.append(tuple(_copy(part) for part in parts))
     return found
@@ -95,7 +105,9 @@ def by_saved(flock: Flock, new_of: dict[int, int] | None = None) -> dict[int, tu
     """Each boid's position and velocity, keyed by its entity in the saved flock."""
     old_of = {} if new_of is None else {new: old for old, new in new_of.items()}
     rows = np.hstack((flock.positions, flock.velocities)).tolist()
-    return {old_of.get(e, e): tuple(row) for e, row in zip(flock.entities.tolist(), rows, strict=True)}
+    return {
+        old_of.get(e, e): tuple(row) for e, row in zip(flock.entities.tolist(), rows, strict=True)
+    }
 
 
 @contextmanager

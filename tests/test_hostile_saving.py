@@ -161,24 +161,39 @@ _EDITS: dict[str, tuple[Edit, str]] = {
     "a dt too long": (_set("step.dt", 2.0), "step.dt"),
     "owed time < 0": (_set("clock.owed", -1.0), "clock.owed"),
     "a tied sprite more": (
-        lambda s: s.update({
-            "ties.entity": np.array([99]), "ties.position": np.zeros((1, 2)),
-            "ties.velocity": np.zeros((1, 2)), "ties.fresh": np.array([False]),
-        }),
+        lambda s: s.update(
+            {
+                "ties.entity": np.array([99]),
+                "ties.position": np.zeros((1, 2)),
+                "ties.velocity": np.zeros((1, 2)),
+                "ties.fresh": np.array([False]),
+            }
+        ),
         "1 tied sprites were saved, this flock has 0",
-    ),  # fmt: skip
+    ),
     "a navigation field in no slot": (
-        lambda s: s.update({
-            "nav.settings": np.array([10.0, 6.0, 1 << 17, 500.0]), "nav.grid": np.array([4, 4]),
-            "nav.enabled": np.array(True), "nav.pool": np.array(1), "nav.free": np.zeros(0, int),
-            "nav.kind": np.array([0]), "nav.cell": np.array([3]), "nav.reach": np.array([INF]),
-            "nav.slot": np.array([4]), "nav.used": np.array([1]),
-            "nav.complete": np.array([True]), "nav.x": np.array([1.0]), "nav.y": np.array([1.0]),
-            "nav.built": np.array([1]), "nav.until_count": np.array([0]),
-            "nav.until": np.zeros(0, int),
-        }),
+        lambda s: s.update(
+            {
+                "nav.settings": np.array([10.0, 6.0, 1 << 17, 500.0]),
+                "nav.grid": np.array([4, 4]),
+                "nav.enabled": np.array(True),
+                "nav.pool": np.array(1),
+                "nav.free": np.zeros(0, int),
+                "nav.kind": np.array([0]),
+                "nav.cell": np.array([3]),
+                "nav.reach": np.array([INF]),
+                "nav.slot": np.array([4]),
+                "nav.used": np.array([1]),
+                "nav.complete": np.array([True]),
+                "nav.x": np.array([1.0]),
+                "nav.y": np.array([1.0]),
+                "nav.built": np.array([1]),
+                "nav.until_count": np.array([0]),
+                "nav.until": np.zeros(0, int),
+            }
+        ),
         "slots",
-    ),  # fmt: skip
+    ),
 }
 
 _FILES: dict[str, tuple[Callable[[Path, Path], None], str]] = {
@@ -193,13 +208,23 @@ _FILES: dict[str, tuple[Callable[[Path, Path], None], str]] = {
 
 def file_cases() -> list[Case]:
     cases = [
-        case("load", f"a file with {what}", _loads(lambda s, e=edit: _edited(s, e)),
-             _FILE_MATCH + ".*" + why, SaveError)  # fmt: skip
+        case(
+            "load",
+            f"a file with {what}",
+            _loads(_editing(edit)),
+            _FILE_MATCH + ".*" + why,
+            SaveError,
+        )
         for what, (edit, why) in _EDITS.items()
     ]
     cases += [
-        case("load", f"a file {what}", _loads(lambda s, m=make: _raw(s, m)),
-             _FILE_MATCH + ".*(" + why + ")", SaveError)  # fmt: skip
+        case(
+            "load",
+            f"a file {what}",
+            _loads(_making(make)),
+            _FILE_MATCH + ".*(" + why + ")",
+            SaveError,
+        )
         for what, (make, why) in _FILES.items()
     ]
     cases.append(case("load", "no such file", lambda s: load(s.flock, _FOLDER / "none.npz"),
@@ -207,17 +232,25 @@ def file_cases() -> list[Case]:
     return cases
 
 
+def _editing(edit: Edit) -> Callable[[Scene], Path]:
+    return lambda scene: _edited(scene, edit)
+
+
+def _making(make: Callable[[Path, Path], None]) -> Callable[[Scene], Path]:
+    return lambda scene: _raw(scene, make)
+
+
 def _loads(make: Callable[[Scene], Path]) -> Callable[[Scene], object]:
     return lambda scene: load(scene.flock, make(scene))
 
 
 def argument_cases() -> list[Case]:
-    not_flocks = {"flock None": None, "flock a str": "flock", "flock a dict": {}}
+    not_flocks: dict[str, object] = {"flock None": None, "flock a str": "flock", "flock a dict": {}}
     cases = sweep("snapshot", lambda s, v: snapshot(v), r"snapshot: flock", not_flocks)
     cases += sweep("restore", lambda s, v: restore(v, snapshot(s.flock)), r"restore: flock",
                    not_flocks)  # fmt: skip
     cases += sweep("restore", lambda s, v: restore(s.flock, v), r"^snapshot: not a saved flock",
-                   {"a list": [1, 2], "None": None, "an empty dict": {}}) # fmt: skip
+                   {"a list": [1, 2], "None": None, "an empty dict": {}})  # fmt: skip
     cases += [
         case("restore", "a snapshot with a list in it",
              lambda s: restore(s.flock, {**snapshot(s.flock), "boids.alarm": [0.0]}),

@@ -4,11 +4,12 @@ velocities bit for bit), with obstacles, a tied leader, food, a predator entity,
 wandering fish; at 1 and 2 threads; across a sort of the rows; through a file."""
 
 from pathlib import Path
-
-import numpy as np
-import pytest
+from typing import Any
 
 import esper
+import numpy as np
+import pytest
+from save_scene import Host, by_saved, flock_for, flocks, kept, new_host, run
 
 import shoal
 from shoal.components import Boid, Circle, Obstacle, Rect
@@ -16,8 +17,6 @@ from shoal.systems import restore, set_threads, snapshot, threads
 from shoal.systems.flock import flock as flock_module
 from shoal.systems.flock.flock import SORT_EVERY
 from shoal.systems.obstacles.navigation import navigator
-
-from save_scene import Host, by_saved, flock_for, flocks, kept, new_host, run
 
 # Random (N, M) pairs, drawn once from a seeded generator so that every run tests the same.
 _DRAWS = np.random.default_rng(45).integers((1, 1), (120, 90), size=(4, 2)).tolist()
@@ -42,10 +41,7 @@ def continued(school: int, sharks: int, before: int, after: int, *, through: Pat
         run(whole, host, before, after)
         resumed = flock_for(again, "resumed")
         made.append(resumed)
-        if through is None:
-            new_of = restore(resumed, saved)
-        else:
-            new_of = shoal.load(resumed, through)
+        new_of = restore(resumed, saved) if through is None else shoal.load(resumed, through)
         run(resumed, again, before, after)
         return by_saved(whole), by_saved(resumed, new_of)
 
@@ -159,3 +155,19 @@ def test_the_navigation_cache_is_rebuilt_as_it_was() -> None:
         assert list(nav._entries) == list(other._entries)
         for key, entry in nav._entries.items():
             assert np.array_equal(nav.pool[entry.slot], other.pool[other._entries[key].slot])
+
+
+def test_the_embedding_guides_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/embedding.md's save/load example, as written: it saves, loads and finds its fish."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "embedding.md").read_text("utf-8")
+    section = text.split("### Saving and loading", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    names: dict[str, Any] = {}
+    exec(compile(code, "docs/embedding.md", "exec"), names)
+    try:
+        assert (tmp_path / "pond.npz").is_file()
+        assert len(names["new_fish"]) == 200
+        assert set(names["new_fish"]) == set(names["flock"].entities.tolist())
+    finally:
+        shoal.uninstall(names["flock"])

@@ -11,10 +11,12 @@ depends on where the flock went; a restored one starts with an empty cache.
 """
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from shoal.systems.flock.flock import Flock
 from shoal.systems.obstacles.nav_grid import build_flee, build_seek
 from shoal.systems.obstacles.navigation import (
     MAX_FIELDS,
@@ -27,7 +29,7 @@ from shoal.systems.obstacles.navigation import (
 KINDS = ("seek", "flee")
 """The kinds of field, as saved (an index into this)."""
 
-NavState = dict[str, npt.NDArray[np.generic]]
+NavState = dict[str, npt.NDArray[Any]]
 """The arrays of a navigator's cache (see `nav_state`); empty: none to restore."""
 
 NAV_KEYS = (
@@ -37,9 +39,9 @@ NAV_KEYS = (
 """The keys of a `NavState` that holds a cache."""
 
 
-def nav_state(flock: object) -> NavState:
+def nav_state(flock: Flock) -> NavState:
     """The cache of the flock's navigator as arrays (empty: no navigator, or a window)."""
-    nav = _navigators.get(flock)  # type: ignore[call-overload]
+    nav = _navigators.get(flock)
     grid = None if nav is None else nav._grid
     if nav is None or grid is None or grid.window:
         return {}
@@ -81,13 +83,15 @@ def check_nav_state(state: NavState) -> str | None:
     if not (max_cells == int(max_cells) and 1 <= max_cells <= 1 << 40):
         return "the navigator's max_cells is out of range"
     slots = np.concatenate([state["slot"], state["free"]]).astype(np.int64)
-    if len(np.unique(slots)) != len(slots) or (len(slots) and not 0 <= slots.min() <= slots.max() < pool):
+    if len(np.unique(slots)) != len(slots) or (
+        len(slots) and not 0 <= slots.min() <= slots.max() < pool
+    ):
         return "the navigation cache's slots are not distinct slots of its pool"
     if np.any((state["kind"] < 0) | (state["kind"] >= len(KINDS))):
         return "the navigation cache holds a field of an unknown kind"
     nx, ny = state["grid"].tolist()
     cells = nx * ny
-    if not (0 < nx and 0 < ny and cells <= 1 << 26):
+    if not (nx > 0 and ny > 0 and cells <= 1 << 26):
         return "the navigation grid's size is out of range"
     if np.any((state["cell"] < 0) | (state["cell"] >= cells)):
         return "the navigation cache names a cell outside its grid"
@@ -103,7 +107,7 @@ def check_nav_state(state: NavState) -> str | None:
     return None
 
 
-def resume_nav(flock: object, state: NavState) -> None:
+def resume_nav(flock: Flock, state: NavState) -> None:
     """Make the flock's navigator hold the saved cache: its settings, and each field built
     again where it was built, in the same slot (nothing when `state` is empty, or when the
     obstacles of the flock's world now rasterize to another grid: then the cache starts
@@ -111,10 +115,10 @@ def resume_nav(flock: object, state: NavState) -> None:
     if not state:
         return
     cell, clearance, max_cells, margin = state["settings"].tolist()
-    nav = navigator(flock)  # type: ignore[arg-type]
+    nav = navigator(flock)
     if (nav.cell, nav.clearance, nav.max_cells, nav.margin) != (cell, clearance, max_cells, margin):
         nav = Navigator(flock, cell=cell, clearance=clearance, max_cells=int(max_cells),
-                        margin=margin)  # type: ignore[arg-type]  # fmt: skip
+                        margin=margin)  # fmt: skip
     nav.enabled = bool(state["enabled"])
     grid = nav.grid
     if grid.window or [grid.nx, grid.ny] != state["grid"].tolist():

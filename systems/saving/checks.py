@@ -6,9 +6,9 @@ and what is wrong. It changes nothing: `restore` applies a plan only once it is 
 """
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -68,11 +68,15 @@ _NAV: dict[str, tuple[str, tuple[Any, ...]]] = {
 assert set(_NAV) == {f"nav.{key}" for key in NAV_KEYS}
 
 
+Fail = Callable[[str], NoReturn]
+"""Raises the SaveError of a check (the source, then why)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """A snapshot read and checked: what `restore` puts into the flock."""
 
-    columns: dict[str, npt.NDArray[np.generic]]
+    columns: dict[str, npt.NDArray[Any]]
     species: list[Species]
     relations: npt.NDArray[np.int64]
     rng: dict[str, Any]
@@ -81,7 +85,7 @@ class Plan:
     steps: int
     current: tuple[float, float]
     clock: tuple[bool, float, float, bool]  # on, owed, dropped, paused
-    ties: dict[str, npt.NDArray[np.generic]]
+    ties: dict[str, npt.NDArray[Any]]
     nav: NavState
 
 
@@ -92,12 +96,12 @@ def plan(snapshot: object, flock: Flock, source: str) -> Plan:
         SaveError: one line, starting with `source`, saying what is wrong.
     """
 
-    def fail(why: str) -> Any:
+    def fail(why: str) -> NoReturn:
         raise SaveError(f"{source}: {why}")
 
     if not isinstance(snapshot, Mapping):
         fail(f"not a saved flock (a {type(snapshot).__name__}, not a mapping of arrays)")
-    saved: Snapshot = dict(snapshot)
+    saved: Snapshot = {key: value for key, value in snapshot.items()}
     _check_header(saved, fail)
     _check_keys(saved, fail)
     config = _config(saved, fail)
@@ -142,7 +146,7 @@ def expected_keys(saved: Mapping[str, object]) -> set[str]:
     return keys
 
 
-def _check_header(saved: Snapshot, fail: Any) -> None:
+def _check_header(saved: Snapshot, fail: Fail) -> None:
     kind = saved.get("format")
     if not isinstance(kind, np.ndarray) or kind.shape != () or str(kind) != FORMAT:
         fail(f"not a saved flock (no format {FORMAT!r})")
@@ -153,7 +157,7 @@ def _check_header(saved: Snapshot, fail: Any) -> None:
         fail(f"saved by another version of shoal (format {int(version)}; this one reads {VERSION})")
 
 
-def _check_keys(saved: Snapshot, fail: Any) -> None:
+def _check_keys(saved: Snapshot, fail: Fail) -> None:
     expected = expected_keys(saved)
     missing = sorted(expected - set(saved))
     if missing:
@@ -174,7 +178,7 @@ def _columns_spec() -> dict[str, tuple[str, tuple[Any, ...]]]:
 
 
 def _check_array(key: str, value: npt.NDArray[Any], kind: str, shape: tuple[Any, ...],
-                 sizes: dict[str, int], fail: Any) -> None:  # fmt: skip
+                 sizes: dict[str, int], fail: Fail) -> None:  # fmt: skip
     if value.dtype.kind != kind and not (kind == "f" and value.dtype.kind == "i"):
         fail(f"{key}: holds {value.dtype} values, not {_KIND_NAMES[kind]}")
     wanted = tuple(sizes.get(d, d) if isinstance(d, str) else d for d in shape)
@@ -187,7 +191,7 @@ def _check_array(key: str, value: npt.NDArray[Any], kind: str, shape: tuple[Any,
 _KIND_NAMES = {"f": "numbers", "i": "integers", "u": "unsigned integers", "b": "bools", "U": "text"}
 
 
-def _check_numbers(saved: Snapshot, fail: Any) -> None:
+def _check_numbers(saved: Snapshot, fail: Fail) -> None:
     """No NaN anywhere, no infinity but where a parameter takes one (species, nav reach)."""
     for key, value in saved.items():
         if value.dtype.kind != "f" or key.startswith("species.") or key == "nav.reach":
@@ -198,7 +202,7 @@ def _check_numbers(saved: Snapshot, fail: Any) -> None:
             fail(f"{key}: holds values beyond ±{MAX_COORDINATE:g}")
 
 
-def _config(saved: Snapshot, fail: Any) -> FlockConfig:
+def _config(saved: Snapshot, fail: Fail) -> FlockConfig:
     values: dict[str, Any] = {}
     for name in CONFIG_FIELDS:
         value = saved[f"config.{name}"]
@@ -208,10 +212,10 @@ def _config(saved: Snapshot, fail: Any) -> FlockConfig:
     try:
         return FlockConfig(**values)
     except (ValueError, TypeError) as error:
-        return fail(str(error))  # type: ignore[no-any-return]
+        fail(str(error))
 
 
-def _species(saved: Snapshot, fail: Any) -> list[Species]:
+def _species(saved: Snapshot, fail: Fail) -> list[Species]:
     names = saved["species.name"]
     if names.ndim != 1 or names.dtype.kind != "U":
         fail("species.name: must be a list of names")
@@ -242,7 +246,7 @@ def _species(saved: Snapshot, fail: Any) -> list[Species]:
     return species
 
 
-def _check_boids(saved: Snapshot, k: int, fail: Any) -> None:
+def _check_boids(saved: Snapshot, k: int, fail: Fail) -> None:
     n = len(saved["boids.entity"])
     if n > MAX_BOIDS:
         fail(f"{n} boids, more than the limit of {MAX_BOIDS}")
@@ -269,7 +273,7 @@ def _check_boids(saved: Snapshot, k: int, fail: Any) -> None:
         fail("clock.owed, clock.dropped: must be seconds >= 0 (owed at most a step)")
 
 
-def _rng(saved: Snapshot, fail: Any) -> dict[str, Any]:
+def _rng(saved: Snapshot, fail: Fail) -> dict[str, Any]:
     high, low, inc_high, inc_low = (int(v) for v in saved["rng.state"].tolist())
     has_uint32, uinteger = (int(v) for v in saved["rng.buffer"].tolist())
     if has_uint32 not in (0, 1) or not 0 <= uinteger < 1 << 32:

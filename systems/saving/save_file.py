@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 
 from shoal.components import arguments as check
-
 from shoal.systems.flock.flock import Flock
 from shoal.systems.saving.errors import SaveError
 from shoal.systems.saving.restore import restore

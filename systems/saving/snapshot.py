@@ -19,6 +19,7 @@ and str only, so `numpy.savez` writes it without pickle (`save_file.py`).
 """
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +32,7 @@ from shoal.systems.flock.flock import Flock
 from shoal.systems.obstacles.nav_state import nav_state
 from shoal.systems.saving.errors import SaveError
 
-Snapshot = dict[str, npt.NDArray[np.generic]]
+Snapshot = dict[str, npt.NDArray[Any]]
 """A saved flock: named arrays (see the module docstring)."""
 
 FORMAT = "shoal flock"
@@ -98,7 +99,12 @@ def _generator(rng: np.random.Generator) -> Snapshot:
     if state.get("bit_generator") != "PCG64":
         raise SaveError(f"snapshot: flock.rng is {state.get('bit_generator')}, not PCG64")
     inner = state["state"]
-    halves = [inner["state"] >> 64, inner["state"] & _MASK, inner["inc"] >> 64, inner["inc"] & _MASK]
+    halves = [
+        inner["state"] >> 64,
+        inner["state"] & _MASK,
+        inner["inc"] >> 64,
+        inner["inc"] & _MASK,
+    ]
     return {
         "rng.state": np.array(halves, np.uint64),
         "rng.buffer": np.array([state["has_uint32"], state["uinteger"]], np.int64),
