@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from shoal.game.level import Level
     from shoal.game.sound import Sounds
     from shoal.game.tank import Tank
+    from shoal.game.tank_save import TankSave
     from shoal.systems.render.debug_overlay import DebugOverlay
 
 
@@ -26,9 +27,11 @@ class View(Protocol):
 
     waiting: bool
     show_help: bool
+    offer: "TankSave | None"
 
     @property
     def finished(self) -> bool: ...
+    def resume_saved(self) -> None: ...
     @property
     def level(self) -> "Level": ...
     @property
@@ -91,8 +94,11 @@ class Controls:
         elif view.finished:
             if symbol in (arcade.key.R, arcade.key.N, arcade.key.ENTER):
                 view.play_again()
+        elif view.waiting and symbol == arcade.key.C and view.offer is not None:
+            view.resume_saved()
         elif view.waiting:
             view.waiting = False
+            view.offer = None  # started afresh: the save is replaced when the player quits
         else:
             self._play_key(symbol)
 

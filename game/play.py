@@ -14,6 +14,7 @@ from shoal.game.outputs import writable_problem
 from shoal.game.records import Records, setup_key
 from shoal.game.sound import Sounds
 from shoal.game.tank import FISH, Tank
+from shoal.game.tank_save import save_path
 from shoal.game.tank_view import TankFactory, TankView
 from shoal.systems import prepare, warm_up
 
@@ -79,7 +80,9 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
                  sound: bool = False) -> int:  # fmt: skip
     """A resizable window; the simulation steps on the view's own fixed clock; until closed.
 
-    A scripted run (``--frames``) skips the levels' intro cards and keeps no best scores.
+    A scripted run (``--frames``) skips the levels' intro cards and keeps no best scores
+    and no save. Otherwise a level left mid-way (the window closed, Escape) is saved beside
+    the best scores, and the next start offers to continue it.
     """
     try:
         window = arcade.Window(1280, 720, WINDOW_TITLE, resizable=True)
@@ -104,6 +107,7 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
             records=records, record_key=lambda lv: setup_key(lv.name, options.fish,
                                                              options.preset),
             sounds=Sounds(enabled=sound), on_first_frame=startup_report("tank drawn"),
+            save=None if scripted else save_path(),
         ))  # fmt: skip
         return games[0]
 
@@ -111,8 +115,8 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
     window.show_view(loading)
     arcade.run()
     problems = [loading.failure]
-    for game in games:
-        problems += [game.failure, game.write_stats()]
+    for game in games:  # the window closed or Escape: a level left mid-way is kept
+        problems += [game.failure, game.write_stats(), game.save_progress()]
     problems = [problem for problem in problems if problem]
     for problem in problems:
         print(f"shoal: error: {problem}", file=sys.stderr)

@@ -42,9 +42,11 @@ def food_text(tank: Tank) -> str:
             f"pellet{plural}): a lure, fish leave the leader to eat.")  # fmt: skip
 
 
-def intro(tank: Tank, best: int | None, best_try: int | None = None) -> Card:
+def intro(tank: Tank, best: int | None, best_try: int | None = None,
+          resume: tuple[str, float] | None = None) -> Card:  # fmt: skip
     """The card that opens a level (it waits for a key or a click), with the best score
-    kept for it, or its best try while it was never won."""
+    kept for it, or its best try while it was never won; `resume`: the level (name) and
+    seconds played of a level left mid-way, which C continues."""
     sharks = len(tank.level.sharks)
     lines = [goal_text(tank)]
     if sharks:
@@ -56,6 +58,9 @@ def intro(tank: Tank, best: int | None, best_try: int | None = None) -> Card:
         lines.append(f"Your best score here: {best}")
     elif best_try is not None:
         lines.append(f"Your best try here: {best_try} (not won yet)")
+    if resume is not None:
+        title, played = resume
+        lines.append(f"C: continue where you left ({title}, {played:.0f} s played)")
     return Card(tank.level.title, tuple(lines), START_HINT)
 
 

@@ -38,7 +38,8 @@ from shoal.game.records import Records, Result
 from shoal.game.scenery import draw_food, draw_home, leader_sprite, scenery
 from shoal.game.sound import Sounds
 from shoal.game.tank import DT, StatsRecord, Tank
-from shoal.systems import RENDER_PRIORITY
+from shoal.game.tank_save import TankSave, clear, read_tank, resume, write_tank
+from shoal.systems import RENDER_PRIORITY, SaveError
 from shoal.systems.flock.ecs import in_world
 from shoal.systems.render import RenderSystem
 from shoal.systems.render.debug_overlay import DebugOverlay
@@ -72,6 +73,9 @@ class TankView(arcade.View):
         record_key: a level's key in `records` (its name and the setup).
         sounds: the sound effects (None: silent).
         on_first_frame: called once, after the first frame drawn with the fish moving.
+        save: where a level left mid-way is kept (`tank_save`): the first card offers to
+            continue it (C), `save_progress` writes it, a finished level deletes it (None:
+            none kept).
     """
 
     def __init__(
@@ -79,6 +83,7 @@ class TankView(arcade.View):
         frames: int | None = None, screenshot: Path | None = None, *, intro: bool = True,
         records: Records | None = None, record_key: Callable[[Level], str] | None = None,
         sounds: Sounds | None = None, on_first_frame: Callable[[], None] | None = None,
+        save: Path | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
         self.frames = frames
@@ -112,6 +117,10 @@ class TankView(arcade.View):
         self.level = level
         self.tank = make_tank(level)
         self._build_view_of_tank()
+        self.save = save
+        self.offer: TankSave | None = None  # a level left mid-way, offered on the first card
+        if save is not None:
+            self._find_save(save)
 
     # --- levels --------------------------------------------------------------------------
     @property
@@ -140,6 +149,59 @@ class TankView(arcade.View):
         self.finished = False
         if self.panel is not None:
             self.panel.attach(self.tank)
+
+    # --- a level left mid-way -------------------------------------------------------------
+    def _find_save(self, path: Path) -> None:
+        """Offer the save at `path` if it was played with this setup; a broken one is
+        ignored with one line on the HUD."""
+        try:
+            offer = read_tank(path)
+        except SaveError as error:
+            self.hud.error = f"Saved game ignored: {error}"
+            return
+        if offer is None:
+            return
+        try:
+            level = load_level(offer.level)
+        except LevelError as error:
+            self.hud.error = f"Saved game ignored: {error}"
+            return
+        if self.record_key(level) != offer.key:
+            self.hud.error = "Saved game ignored: it was played with other options"
+            return
+        self.offer = dataclasses.replace(offer, title=level.title)
+
+    def resume_saved(self) -> None:
+        """C on the first card: continue the level left mid-way (a save that does not fit
+        is ignored with one line, and the level on the card starts afresh)."""
+        offer, self.offer = self.offer, None
+        if offer is None:
+            return
+        try:
+            level = load_level(offer.level)
+        except LevelError as error:
+            self.hud.error = f"Saved game ignored: {error}"
+            self.waiting = False
+            return
+        self.start(level)
+        try:
+            resume(self.tank, offer)
+        except SaveError as error:
+            self.hud.error = f"Saved game ignored: {error}"
+        self.render.update()
+        self.waiting = False
+
+    def save_progress(self) -> str:
+        """Keep the level being played for next time (the player quits mid-level); "" or
+        the problem. Nothing is kept for a level not begun, ended, or in free swim."""
+        tank = self.tank
+        if self.save is None or tank.status != "playing" or tank.free or tank.time <= 0.0:
+            return ""
+        try:
+            write_tank(tank, self.record_key(self.level), self.save)
+        except OSError as error:
+            return f"cannot save the game to {shown(self.save)}: {error.strerror or error}"
+        return ""
 
     def reload(self) -> None:
         """Load the level file again; a broken file keeps the current level and shows why."""
@@ -252,6 +314,9 @@ class TankView(arcade.View):
 
     def _level_ended(self) -> None:
         self._ended = True
+        if self.save is not None:  # a finished level is not taken up again
+            clear(self.save)
+            self.offer = None
         tank = self.tank
         key, records = self.record_key(self.level), self.records
         best = best_try = None
@@ -314,9 +379,12 @@ class TankView(arcade.View):
             return screens.finish(list(self.results.values()))
         if self._waiting:
             key, records = self.record_key(self.level), self.records
+            offer = self.offer
+            resume = None if offer is None else (offer.title, offer.time)
             if records is None:
-                return screens.intro(self.tank, None)
-            return screens.intro(self.tank, records.best_of(key), records.tried_of(key))
+                return screens.intro(self.tank, None, resume=resume)
+            return screens.intro(self.tank, records.best_of(key), records.tried_of(key),
+                                 resume=resume)  # fmt: skip
         if self.tank.status != "playing" and self.level.name in self.results:
             return screens.level_end(self.tank, self.results[self.level.name],
                                      self._last_level())  # fmt: skip
