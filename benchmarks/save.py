@@ -4,8 +4,8 @@ restore, and how large it is (the issue's budget: written in <= 50 ms, <= 2 MB, 
 
 Run: ``python benchmarks/save.py`` (``--boids 20000``, ``--repeats 9``, ``--json``).
 
-The flock: two species, sharks among fish, round two obstacles, 60 steps in (alarm, wander
-and navigation fields live). "write" is `shoal.save` (the snapshot and the .npz file);
+The flock: two species, sharks among fish in a 1920 × 1080 tank round two obstacles,
+following a leader, 60 steps in (alarm, wander and the leader's navigation field live). "write" is `shoal.save` (the snapshot and the .npz file);
 "restore" is `shoal.load` into a new flock of the same world (reading, every check, the
 boids' new entities, the navigation fields built again). Median and best of the repeats; the
 machine may be shared: compare runs made side by side.
@@ -26,7 +26,7 @@ import shoal
 from shoal.components import Circle, Leader, Obstacle, Position, Rect, Species
 from shoal.systems import Flock, FlockConfig, install, uninstall
 
-CONFIG = FlockConfig(3000, 2000, seed=3)
+CONFIG = FlockConfig(1920, 1080, seed=3)
 SPECIES = (Species("fish", wander_weight=0.4), Species("shark", catch_radius=12))
 
 
@@ -35,9 +35,9 @@ def world(name: str) -> Flock:
     flock = install(CONFIG, SPECIES, world=name)
     flock.relate("fish", "shark", "flee")
     flock.relate("shark", "fish", "chase")
-    flock.create_entity(Obstacle(Circle(1500.0, 1000.0, 120.0)))
-    flock.create_entity(Obstacle(Rect(600.0, 400.0, 80.0, 500.0)))
-    flock.create_entity(Position(2200.0, 1500.0), Leader(("fish",)))
+    flock.create_entity(Obstacle(Circle(960.0, 540.0, 100.0)))
+    flock.create_entity(Obstacle(Rect(400.0, 300.0, 60.0, 400.0)))
+    flock.create_entity(Position(1500.0, 800.0), Leader(("fish",)))
     return flock
 
 

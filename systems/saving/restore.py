@@ -7,6 +7,10 @@ rebuilds the navigation fields the flock had. Steps after it continue the saved 
 bit, given the same obstacles and agents in the world (see docs/embedding.md).
 """
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import esper
 import numpy as np
 
@@ -45,13 +49,29 @@ def restore(flock: Flock, snapshot: object, source: str = "snapshot") -> dict[in
     flock.species.replace(checked.species, checked.relations)
     flock._markers = {s.name: Boid(s.name) for s in checked.species}
     flock._grid = None
-    entities = _boids(flock, checked)
+    with _collector_paused():
+        entities = _boids(flock, checked)
     flock.rng.bit_generator.state = checked.rng
     _clock(flock, checked)
     tied = _ties(flock, checked)
     resume_nav(flock, checked.nav)
     saved = checked.columns["entity"].tolist()
     return {**dict(zip(saved, entities.tolist(), strict=True)), **tied}
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while the boids' entities are made: some
+    60,000 new objects (no cycles among them) set off collections that walk the host's
+    whole heap, which cost 3 to 8 times the work itself (10,000 boids beside a flock of as
+    many: 130-280 ms against 28-55 ms a restore, measured side by side)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _boids(flock: Flock, checked: Plan) -> np.ndarray:
