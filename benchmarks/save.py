@@ -5,10 +5,11 @@ restore, and how large it is (the issue's budget: written in <= 50 ms, <= 2 MB, 
 Run: ``python benchmarks/save.py`` (``--boids 20000``, ``--repeats 9``, ``--json``).
 
 The flock: two species, sharks among fish in a 1920 × 1080 tank round two obstacles,
-following a leader, 60 steps in (alarm, wander and the leader's navigation field live). "write" is `shoal.save` (the snapshot and the .npz file);
-"restore" is `shoal.load` into a new flock of the same world (reading, every check, the
-boids' new entities, the navigation fields built again). Median and best of the repeats; the
-machine may be shared: compare runs made side by side.
+following a leader, 60 steps in (alarm, wander and the leader's navigation fields live).
+"write" is `shoal.save` (the snapshot and the .npz file); "restore" is `shoal.load` into a
+new flock of the same world (reading, every check, the boids' new entities, the navigation
+fields built again). Median and best of the repeats; the machine may be shared: compare
+runs made side by side.
 """
 
 import argparse

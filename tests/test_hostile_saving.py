@@ -118,6 +118,23 @@ def _bomb(good: Path, path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _nav(**changes: object) -> Edit:
+    """A navigation cache of one field on a 4 × 4 grid, with `changes`."""
+    values: dict[str, object] = {
+        "settings": [10.0, 6.0, 1 << 17, 500.0], "grid": [4, 4], "enabled": True, "pool": 1,
+        "free": np.zeros(0, int), "kind": [0], "cell": [3], "reach": [INF], "slot": [0],
+        "used": [1], "complete": [True], "x": [1.0], "y": [1.0], "built": [1],
+        "until_count": [0], "until": np.zeros(0, int),
+    }  # fmt: skip
+    values.update({key: [value] if key in ("slot", "cell") else value
+                   for key, value in changes.items()})  # fmt: skip
+
+    def edit(saved: Snapshot) -> None:
+        saved.update({f"nav.{key}": np.asarray(value) for key, value in values.items()})
+
+    return edit
+
+
 _FILE_MATCH = r"^.*\.npz: "
 
 _EDITS: dict[str, tuple[Edit, str]] = {
@@ -171,29 +188,10 @@ _EDITS: dict[str, tuple[Edit, str]] = {
         ),
         "1 tied sprites were saved, this flock has 0",
     ),
-    "a navigation field in no slot": (
-        lambda s: s.update(
-            {
-                "nav.settings": np.array([10.0, 6.0, 1 << 17, 500.0]),
-                "nav.grid": np.array([4, 4]),
-                "nav.enabled": np.array(True),
-                "nav.pool": np.array(1),
-                "nav.free": np.zeros(0, int),
-                "nav.kind": np.array([0]),
-                "nav.cell": np.array([3]),
-                "nav.reach": np.array([INF]),
-                "nav.slot": np.array([4]),
-                "nav.used": np.array([1]),
-                "nav.complete": np.array([True]),
-                "nav.x": np.array([1.0]),
-                "nav.y": np.array([1.0]),
-                "nav.built": np.array([1]),
-                "nav.until_count": np.array([0]),
-                "nav.until": np.zeros(0, int),
-            }
-        ),
-        "slots",
-    ),
+    "a navigation field in no slot": (_nav(slot=4), "slots"),
+    "a navigator of too few cells": (_nav(settings=[10.0, 6.0, 16, 500.0]), "max_cells"),
+    "a navigation cell off its grid": (_nav(cell=16), "outside its grid"),
+    "a current too strong": (_set("step.current", [5e6, 0.0]), r"step.current: holds values"),
 }
 
 _FILES: dict[str, tuple[Callable[[Path, Path], None], str]] = {

@@ -171,3 +171,19 @@ def test_the_embedding_guides_example_runs(tmp_path: Path, monkeypatch: pytest.M
         assert set(names["new_fish"]) == set(names["flock"].entities.tolist())
     finally:
         shoal.uninstall(names["flock"])
+
+
+def test_restore_after_the_host_deleted_a_boid_through_esper() -> None:
+    with flocks() as made:
+        host = new_host()
+        flock = flock_for(host, "deleted")
+        made.append(flock)
+        flock.scatter("fish", 30)
+        run(flock, host, 0, 5)
+        saved = snapshot(flock)
+        with flock.in_world():
+            esper.delete_entity(int(flock.entities[0]))  # deferred to the next process
+        restore(flock, saved)
+        assert len(flock) == 30
+        flock.step()
+        assert len(flock) == 30

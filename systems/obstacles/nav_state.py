@@ -20,6 +20,7 @@ from shoal.systems.flock.flock import Flock
 from shoal.systems.obstacles.nav_grid import build_flee, build_seek
 from shoal.systems.obstacles.navigation import (
     MAX_FIELDS,
+    MIN_CELLS,
     Navigator,
     _Entry,
     _navigators,
@@ -78,9 +79,11 @@ def check_nav_state(state: NavState) -> str | None:
     if not 0 <= pool <= MAX_FIELDS:
         return f"the navigation cache holds {pool} fields (at most {MAX_FIELDS})"
     cell, clearance, max_cells, margin = state["settings"].tolist()
-    if not (cell > 0 and clearance >= 0 and margin > 0 and math.isfinite(cell + margin)):
+    if not (
+        cell > 0 and clearance >= 0 and margin > 0 and math.isfinite(cell + clearance + margin)
+    ):
         return "the navigator's settings are out of range"
-    if not (max_cells == int(max_cells) and 1 <= max_cells <= 1 << 40):
+    if not (max_cells == int(max_cells) and MIN_CELLS <= max_cells <= 1 << 40):  # NaN too
         return "the navigator's max_cells is out of range"
     slots = np.concatenate([state["slot"], state["free"]]).astype(np.int64)
     if len(np.unique(slots)) != len(slots) or (

@@ -6,6 +6,7 @@ and what is wrong. It changes nothing: `restore` applies a plan only once it is 
 """
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -191,15 +192,28 @@ def _check_array(key: str, value: npt.NDArray[Any], kind: str, shape: tuple[Any,
 _KIND_NAMES = {"f": "numbers", "i": "integers", "u": "unsigned integers", "b": "bools", "U": "text"}
 
 
+_BOUNDS = {
+    "boids.position": MAX_COORDINATE,
+    "boids.velocity": MAX_COORDINATE,
+    "ties.position": MAX_COORDINATE,
+    "ties.velocity": MAX_COORDINATE,
+    "step.current": LARGEST,
+}
+"""The largest magnitude of the values a flock checks when they are set (a `Position`, a
+`Velocity`, `Flock.current`)."""
+
+
 def _check_numbers(saved: Snapshot, fail: Fail) -> None:
-    """No NaN anywhere, no infinity but where a parameter takes one (species, nav reach)."""
+    """No NaN anywhere, no infinity but where a parameter takes one (species, nav reach),
+    nothing past what a flock takes where it checks (`_BOUNDS`)."""
     for key, value in saved.items():
         if value.dtype.kind != "f" or key.startswith("species.") or key == "nav.reach":
             continue
         if not np.all(np.isfinite(value)):
             fail(f"{key}: holds NaN or infinite values")
-        if value.size and float(np.abs(value).max()) > MAX_COORDINATE:
-            fail(f"{key}: holds values beyond ±{MAX_COORDINATE:g}")
+        most = _BOUNDS.get(key, math.inf)
+        if value.size and float(np.abs(value).max()) > most:
+            fail(f"{key}: holds values beyond ±{most:g}")
 
 
 def _config(saved: Snapshot, fail: Fail) -> FlockConfig:

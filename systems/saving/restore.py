@@ -45,6 +45,7 @@ def restore(flock: Flock, snapshot: object, source: str = "snapshot") -> dict[in
     check.text("restore", "source", source)
     flock._members.check("restore")
     checked = plan(snapshot, flock, source)
+    flock._members.drop_gone()  # deleted through esper since the last step: not to despawn
     flock.despawn(flock.entities.copy())
     flock.species.replace(checked.species, checked.relations)
     flock._markers = {s.name: Boid(s.name) for s in checked.species}
