@@ -12,7 +12,8 @@ everything is checked before the tank changes.
 """
 
 import contextlib
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ import numpy.typing as npt
 from shoal.components import Food, Position
 from shoal.game.food import Sinking
 from shoal.game.leader_fish import LeaderState
+from shoal.game.level import Level, LevelError, load_level
+from shoal.game.outputs import shown
 from shoal.game.records import data_folder
 from shoal.game.tank import MAX_FOOD_IN_TANK, Tank
 from shoal.systems import SaveError, read_snapshot, restore, snapshot, write_snapshot
@@ -81,6 +84,33 @@ def write_tank(tank: Tank, key: str, path: Path) -> None:
     })  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     write_snapshot(path, saved)
+
+
+def keep(tank: Tank, key: str, path: Path) -> str:
+    """Save a level being played (`write_tank`) for next time; "" or the problem in a line.
+    Nothing is kept of a level not begun, ended, or in free swim."""
+    if tank.status != "playing" or tank.free or tank.time <= 0.0:
+        return ""
+    try:
+        write_tank(tank, key, path)
+    except OSError as error:
+        return f"cannot save the game to {shown(path)}: {error.strerror or error}"
+    return ""
+
+
+def offer_of(path: Path, key_of: Callable[[Level], str]) -> tuple[TankSave | None, str]:
+    """The save at `path` to offer, if there is one that was played with the setup
+    `key_of` gives its level; else None and why not in a line ("" when there is none)."""
+    try:
+        offer = read_tank(path)
+        if offer is None:
+            return None, ""
+        level = load_level(offer.level)
+    except (SaveError, LevelError) as error:
+        return None, str(error)
+    if key_of(level) != offer.key:
+        return None, f"{shown(path)} was played with other options"
+    return replace(offer, title=level.title), ""
 
 
 def read_tank(path: Path) -> TankSave | None:

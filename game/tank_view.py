@@ -38,7 +38,7 @@ from shoal.game.records import Records, Result
 from shoal.game.scenery import draw_food, draw_home, leader_sprite, scenery
 from shoal.game.sound import Sounds
 from shoal.game.tank import DT, StatsRecord, Tank
-from shoal.game.tank_save import TankSave, clear, read_tank, resume, write_tank
+from shoal.game.tank_save import TankSave, clear, keep, offer_of, resume
 from shoal.systems import RENDER_PRIORITY, SaveError
 from shoal.systems.flock.ecs import in_world
 from shoal.systems.render import RenderSystem
@@ -152,24 +152,11 @@ class TankView(arcade.View):
 
     # --- a level left mid-way -------------------------------------------------------------
     def _find_save(self, path: Path) -> None:
-        """Offer the save at `path` if it was played with this setup; a broken one is
-        ignored with one line on the HUD."""
-        try:
-            offer = read_tank(path)
-        except SaveError as error:
-            self.hud.error = f"Saved game ignored: {error}"
-            return
-        if offer is None:
-            return
-        try:
-            level = load_level(offer.level)
-        except LevelError as error:
-            self.hud.error = f"Saved game ignored: {error}"
-            return
-        if self.record_key(level) != offer.key:
-            self.hud.error = "Saved game ignored: it was played with other options"
-            return
-        self.offer = dataclasses.replace(offer, title=level.title)
+        """Offer the save at `path` if it was played with this setup; a broken or foreign
+        one is ignored with one line on the HUD."""
+        self.offer, problem = offer_of(path, self.record_key)
+        if problem:
+            self.hud.error = f"Saved game ignored: {problem}"
 
     def resume_saved(self) -> None:
         """C on the first card: continue the level left mid-way (a save that does not fit
@@ -194,14 +181,9 @@ class TankView(arcade.View):
     def save_progress(self) -> str:
         """Keep the level being played for next time (the player quits mid-level); "" or
         the problem. Nothing is kept for a level not begun, ended, or in free swim."""
-        tank = self.tank
-        if self.save is None or tank.status != "playing" or tank.free or tank.time <= 0.0:
+        if self.save is None:
             return ""
-        try:
-            write_tank(tank, self.record_key(self.level), self.save)
-        except OSError as error:
-            return f"cannot save the game to {shown(self.save)}: {error.strerror or error}"
-        return ""
+        return keep(self.tank, self.record_key(self.level), self.save)
 
     def reload(self) -> None:
         """Load the level file again; a broken file keeps the current level and shows why."""
