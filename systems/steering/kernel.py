@@ -56,7 +56,6 @@ from shoal.systems.steering.records import (
     StateRecord,
     Steered,
     SteeredRecord,
-    SteerJob,
 )
 from shoal.systems.steering.route import plain_species
 from shoal.systems.steering.terms import (
@@ -79,16 +78,29 @@ __all__ = ["RULES", "rule_forces", "steer", "steer_chunks", "steer_in_order"]
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def steer(first: int, last: int, job: SteerJob) -> None:
-    """Write the acceleration, alarm and chase target of slots [first, last) (store rows):
-    `job` is the step's work (`records.SteerJob`).
+def steer(
+    first: int,
+    last: int,
+    record: CellsRecord,
+    state_record: StateRecord,
+    rules_record: RulesRecord,
+    dt: float,
+    origin_x: float,
+    origin_y: float,
+    out_record: SteeredRecord,
+) -> None:
+    """Write the acceleration, alarm and chase target of slots [first, last) (store rows).
+
+    The records are plain tuples (see `records`): the step's `Cells`, `BoidState`,
+    `SpeciesRules` and `Steered`; (`origin_x`, `origin_y`) is the world's lower-left
+    corner: two numbers, not a tuple, since a tuple of numbers costs numba's dispatch
+    ~2 µs a call (measured).
 
     Each boid looks at its neighbours once (`seen`, in cell order: nearby memory) and reacts
     to them at once: the lists are never stored. `cells.alarm` holds the alarm levels of the
     previous step; `goals` gets the flee (from a predator it sees) and chase terms, for
     navigation.
     """
-    record, state_record, rules_record, dt, origin_x, origin_y, out_record = job
     cells, state = Cells(*record), BoidState(*state_record)
     rules, out = SpeciesRules(*rules_record), Steered(*out_record)
     params = rules.params
@@ -151,12 +163,25 @@ def steer(first: int, last: int, job: SteerJob) -> None:
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def steer_chunks(workers: int, chunks: int, n: int, job: SteerJob) -> None:
+def steer_chunks(
+    workers: int,
+    chunks: int,
+    n: int,
+    record: CellsRecord,
+    state: StateRecord,
+    rules: RulesRecord,
+    dt: float,
+    origin_x: float,
+    origin_y: float,
+    out: SteeredRecord,
+) -> None:
     """`steer` over slots [0, n) in `chunks` chunks on `workers` of numba's threads (see
-    `core/threads.py`)."""
+    `core/threads.py`). Its records are handed on one by one: numba's parallel loop takes
+    neither ``*args`` nor a tuple of tuples (it fails to compile)."""
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):  # a worker's chunks spread over the flock
-            steer(n * k // chunks, n * (k + 1) // chunks, job)
+            first, last = n * k // chunks, n * (k + 1) // chunks
+            steer(first, last, record, state, rules, dt, origin_x, origin_y, out)
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")

@@ -9,7 +9,6 @@ inside the kernels they are named again (``SpeciesRules(*rules)``) and read by n
 from typing import NamedTuple
 
 from shoal.systems.core.store import FloatArray, IntArray
-from shoal.systems.core.vision import CellsRecord
 
 
 class SpeciesRules(NamedTuple):
@@ -51,8 +50,3 @@ StateRecord = tuple[FloatArray, FloatArray, FloatArray]
 """`BoidState` as a plain tuple."""
 SteeredRecord = tuple[FloatArray, FloatArray, FloatArray, IntArray, FloatArray]
 """`Steered` as a plain tuple."""
-SteerJob = tuple[CellsRecord, StateRecord, RulesRecord, float, float, float, SteeredRecord]
-"""One step's work for `kernel.steer`, as plain tuples: the step's `Cells`, `BoidState`,
-`SpeciesRules`, dt, the world's lower-left corner (x, y: two numbers, not a tuple: a tuple
-there sent numba's dispatch down a slow path, ~100 µs a call) and `Steered`. The chunk
-driver hands it on whole."""

@@ -48,12 +48,12 @@ class SteeringSystem(FlockProcessor):
             self._run_in_order(step, goals)
             return
         started = time.perf_counter()
-        job = (
-            tuple(cells), _state(flock), rules_of(table), step.dt, *flock.config.origin,
-            (store.accelerations, store.alarm, step.alarm_lead, step.targets, goals),
-        )  # fmt: skip
+        out = (store.accelerations, store.alarm, step.alarm_lead, step.targets, goals)
         least = HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS
-        run_chunks(steer, n, job, min_rows=least, native=steer_chunks)
+        run_chunks(
+            steer, n, tuple(cells), _state(flock), rules_of(table), step.dt,
+            *flock.config.origin, out, min_rows=least, native=steer_chunks,
+        )  # fmt: skip
         self._heavy = time.perf_counter() - started > HEAVY_SECONDS
 
     def _run_in_order(self, step: Step, goals: FloatArray) -> None:
