@@ -2,6 +2,7 @@
 debug overlay shows when it explains a fish, and what `warm_up` compiles ahead."""
 
 from shoal.systems.core.store import FloatArray
+from shoal.systems.core.vision import cells_record
 from shoal.systems.flock.flock import Flock
 from shoal.systems.steering.kernel import rule_forces
 from shoal.systems.steering.route import rules_of
@@ -19,6 +20,6 @@ def rule_terms(flock: Flock, slot: int) -> FloatArray:
         raise IndexError(f"rule_terms: slot {slot} not in the last step's {len(step.cells.row)}")
     state = (store.cooldown, store.alarm_age, store.burst)
     terms: FloatArray = rule_forces(
-        slot, tuple(step.cells), state, rules_of(table), step.dt, flock.config.origin
+        slot, cells_record(step.cells), state, rules_of(table), step.dt, flock.config.origin
     )
     return terms

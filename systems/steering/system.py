@@ -8,6 +8,7 @@ from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import PARALLEL_MIN_BOIDS, run_chunks
+from shoal.systems.core.vision import cells_record
 from shoal.systems.flock.flock import Flock
 from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.steering.kernel import steer, steer_chunks, steer_in_order
@@ -51,7 +52,7 @@ class SteeringSystem(FlockProcessor):
         out = (store.accelerations, store.alarm, step.alarm_lead, step.targets, goals)
         least = HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS
         run_chunks(
-            steer, n, tuple(cells), _state(flock), rules_of(table), step.dt,
+            steer, n, cells_record(cells), _state(flock), rules_of(table), step.dt,
             *flock.config.origin, out, min_rows=least, native=steer_chunks,
         )  # fmt: skip
         self._heavy = time.perf_counter() - started > HEAVY_SECONDS
@@ -72,7 +73,7 @@ class SteeringSystem(FlockProcessor):
         )  # fmt: skip
         out = (store.accelerations, store.alarm, step.alarm_lead, step.targets, goals)
         steer_in_order(
-            tuple(moving), rank, _state(flock), rules_of(table), step.dt, config.origin,
+            cells_record(moving), rank, _state(flock), rules_of(table), step.dt, config.origin,
             self._noise(step), world, store.kept, out,
         )  # fmt: skip
 

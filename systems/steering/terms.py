@@ -7,6 +7,7 @@ import numpy as np
 
 from shoal.systems.core.maths import clamp_length
 from shoal.systems.core.refcount import njit_no_refcount
+from shoal.systems.core.store import FloatArray
 from shoal.systems.steering.records import Steered
 
 RULES = ("separation", "alignment", "cohesion", "flee", "chase")
@@ -60,10 +61,17 @@ def write_terms(row: int, target: int, t: Terms, out: Steered) -> None:
     goals[row, 2], goals[row, 3] = t[T_CHASE_X], t[T_CHASE_Y]
 
 
-def terms_by_name(t: Terms) -> dict[str, float]:
-    """The terms by their names (the T_* constants' without the prefix, lower case): for
-    tests and debugging."""
-    return {name[2:].lower(): t[slot] for name, slot in T_SLOTS.items()}
+@njit_no_refcount(cache=True, nogil=True)
+def terms_into(t: Terms, to: FloatArray) -> None:
+    """Write the terms into `to`, each at its slot (`T_*`): for tests and debugging."""
+    to[T_SEPARATION_X], to[T_SEPARATION_Y] = t[T_SEPARATION_X], t[T_SEPARATION_Y]
+    to[T_ALIGNMENT_X], to[T_ALIGNMENT_Y] = t[T_ALIGNMENT_X], t[T_ALIGNMENT_Y]
+    to[T_COHESION_X], to[T_COHESION_Y] = t[T_COHESION_X], t[T_COHESION_Y]
+    to[T_FLEE_X], to[T_FLEE_Y] = t[T_FLEE_X], t[T_FLEE_Y]
+    to[T_CHASE_X], to[T_CHASE_Y] = t[T_CHASE_X], t[T_CHASE_Y]
+    to[T_LIMIT], to[T_ALARM], to[T_PREY], to[T_ALARM_LEAD] = (
+        t[T_LIMIT], t[T_ALARM], t[T_PREY], t[T_ALARM_LEAD]
+    )  # fmt: skip
 
 
 T_SLOTS: Final = {name: value for name, value in dict(globals()).items() if name.startswith("T_")}
