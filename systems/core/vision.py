@@ -218,8 +218,8 @@ def seen(
     scene = Scene(cells.species, cells.row, relations, cells.width, cells.height, inv_w, inv_h)
     count = 0
     if reach_x == 1 and reach_y == 1:  # the usual search: its cell and the 8 round it
-        m = _gather_block(cells.cell[i], cx, cy, down_x, up_x, down_y, up_y, cell_start,
-                          positions, cells.nx, ny, out)  # fmt: skip
+        rings = (down_x, up_x, down_y, up_y)
+        m = _gather_block(cells.cell[i], cx, cy, rings, cell_start, positions, cells.nx, ny, out)
         if m >= 0:
             count = _read_block(looker, scene, m, 0, out)
             if count == cap:
@@ -291,10 +291,7 @@ def _gather_block(
     c: int,
     cx: int,
     cy: int,
-    down_x: int,
-    up_x: int,
-    down_y: int,
-    up_y: int,
+    rings: tuple[int, int, int, int],
     cell_start: IntArray,
     positions: FloatArray,
     nx: int,
@@ -304,9 +301,11 @@ def _gather_block(
     """Copy the boids of cell c and the cells one ring round it into `out.near_*`, in the
     order `seen`'s rings read them (so either way a boid's list comes out the same); return
     how many, or -1 where a cell holds more than `CELL_SAMPLE` (read by sample instead).
-    Kept for the next boid of the same cell."""
+    `rings`: how many cells below and above cell (cx, cy) along x, then y, the search may go
+    (`ring_offsets`). Kept for the next boid of the same cell."""
     if out.near_at[0] == c:
         return int(out.near_at[1])
+    down_x, up_x, down_y, up_y = rings
     m = 0
     for ring in range(2):
         for ox in range(-min(ring, down_x), min(ring, up_x) + 1):

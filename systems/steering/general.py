@@ -69,9 +69,8 @@ def general_terms(
     the boids `route.plain_species` lets through)."""
     params, relations = rules.params, rules.relations
     cooldown, alarm_age, burst = state.cooldown, state.alarm_age, state.burst
-    slot_vel, slot_species, slot_row, slot_alarm = (
-        cells.velocities, cells.species, cells.row, cells.alarm,
-    )  # fmt: skip
+    slot_vel, slot_species = cells.velocities, cells.species
+    slot_row, slot_alarm = cells.row, cells.alarm
     s = slot_species[i]
     vx = slot_vel[i, 0]
     vy = slot_vel[i, 1]
@@ -216,9 +215,15 @@ def general_terms(
 
 @njit_no_refcount(cache=True, nogil=True)
 def _push(
-    i: int, j: int, slot_row: IntArray, dx: float, dy: float, d: float, radius: float,
+    i: int,
+    j: int,
+    slot_row: IntArray,
+    dx: float,
+    dy: float,
+    d: float,
+    radius: float,
     falloff: int,
-) -> tuple[float, float]:  # fmt: skip
+) -> tuple[float, float]:
     """Separation push away from a neighbour at offset (dx, dy), distance d < radius."""
     if d > 0.0:
         return push(dx, dy, d, radius, falloff)

@@ -137,9 +137,15 @@ def steer(
                         m, block_x, block_y, xs[i], ys[i], torus, image_x, image_y
                     )
                     far_x, far_y = nearest_images(
-                        at[AT_OTHERS], other_x, other_y, xs[i], ys[i], torus, image_x[m:],
+                        at[AT_OTHERS],
+                        other_x,
+                        other_y,
+                        xs[i],
+                        ys[i],
+                        torus,
+                        image_x[m:],
                         image_y[m:],
-                    )  # fmt: skip
+                    )
                 boid = (s, xs[i], ys[i], vxs[i], vys[i])
                 alarmed, copied = at[AT_ALARMED] == 1, in_block(i, at)
                 plain, sums, heard = plain_boid(

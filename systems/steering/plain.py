@@ -234,9 +234,15 @@ def small_torus(cells: Cells, reach: int) -> tuple[float, float]:
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def nearest_images(
-    m: int, xs: FloatArray, ys: FloatArray, x: float, y: float, torus: tuple[float, float],
-    to_x: FloatArray, to_y: FloatArray,
-) -> tuple[FloatArray, FloatArray]:  # fmt: skip
+    m: int,
+    xs: FloatArray,
+    ys: FloatArray,
+    x: float,
+    y: float,
+    torus: tuple[float, float],
+    to_x: FloatArray,
+    to_y: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
     """The first m copies of a block (`xs`, `ys`: the images nearest its middle cell) as the
     images nearest (x, y) along the axes where `torus` (`small_torus`) is not 0, written
     into `to_x`, `to_y`; returns the arrays to read (the copies themselves along an axis
@@ -445,9 +451,14 @@ def plain_gather(
 
 @njit_no_refcount(cache=True, nogil=True)
 def copy_block(
-    c: int, s: int, reach: int, cells: Cells, alarm_age: FloatArray, relations: IntArray,
+    c: int,
+    s: int,
+    reach: int,
+    cells: Cells,
+    alarm_age: FloatArray,
+    relations: IntArray,
     block: Block,
-) -> None:  # fmt: skip
+) -> None:
     """Fill `block` for the boids of species s in cell c: whether the fast path may
     read the block (every other species in it is one that s avoids, flees or ignores), how
     many of its boids are of species s, whether one is alarmed, where cell c's copies start
@@ -464,16 +475,12 @@ def copy_block(
     # for each boid copied; compiled without (core/refcount.py), the loops stay as lean.
     nx, ny, wrap = cells.nx, cells.ny, cells.wrap
     starts, xs, ys, vxs, vys = cells.cell_start, cells.x, cells.y, cells.vx, cells.vy
-    cell_species, cell_alarmed, levels, rows, species = (
-        cells.cell_species, cells.cell_alarmed, cells.alarm, cells.row, cells.species,
-    )  # fmt: skip
-    to_x, to_y, to_vx, to_vy, to_level, to_age = (
-        block.plain_x, block.plain_y, block.plain_vx, block.plain_vy, block.plain_alarm,
-        block.plain_age,
-    )  # fmt: skip
-    other_relation, other_x, other_y, other_vx, other_vy = (
-        block.other_relation, block.other_x, block.other_y, block.other_vx, block.other_vy,
-    )  # fmt: skip
+    cell_species, cell_alarmed = cells.cell_species, cells.cell_alarmed
+    levels, rows, species = cells.alarm, cells.row, cells.species
+    to_x, to_y, to_vx, to_vy = block.plain_x, block.plain_y, block.plain_vx, block.plain_vy
+    to_level, to_age = block.plain_alarm, block.plain_age
+    other_relation, other_x, other_y = block.other_relation, block.other_x, block.other_y
+    other_vx, other_vy = block.other_vx, block.other_vy
     cx, cy = c // ny, c % ny
     down_x, up_x = ring_offsets(cx, reach, nx, wrap)
     down_y, up_y = ring_offsets(cy, reach, ny, wrap)
@@ -538,10 +545,19 @@ def _across_edge(index: int, count: int, size: float) -> tuple[int, float]:
 
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def plain_terms(
-    s: int, at: tuple[float, float], vx: float, vy: float, before: float, bursting: bool,
-    params: FloatArray, dt: float, world: tuple[float, float, bool], sums: PlainSums,
-    heard: AlarmSums, threat: ThreatSums,
-) -> Terms:  # fmt: skip
+    s: int,
+    at: tuple[float, float],
+    vx: float,
+    vy: float,
+    before: float,
+    bursting: bool,
+    params: FloatArray,
+    dt: float,
+    world: tuple[float, float, bool],
+    sums: PlainSums,
+    heard: AlarmSums,
+    threat: ThreatSums,
+) -> Terms:
     """`general.general_terms` of a plain boid of species s (`plain.py`) at `at` (from the world's
     lower-left corner) moving at (vx, vy), alarmed at level `before`, from its sums (over
     its flockmates and the boids it avoids), the alarm that reached it and the predators it
@@ -566,10 +582,17 @@ def plain_terms(
 
 @njit_no_refcount(cache=True, nogil=True)
 def plain_terms_of(
-    slot: int, cells: Cells, burst: FloatArray, params: FloatArray, dt: float,
-    origin: tuple[float, float], sums: PlainSums, heard: AlarmSums, threat: ThreatSums,
-) -> Terms:  # fmt: skip
-    """`_plain_terms` of one slot, its numbers read from `cells` (for `rule_forces` and
+    slot: int,
+    cells: Cells,
+    burst: FloatArray,
+    params: FloatArray,
+    dt: float,
+    origin: tuple[float, float],
+    sums: PlainSums,
+    heard: AlarmSums,
+    threat: ThreatSums,
+) -> Terms:
+    """`plain_terms` of one slot, its numbers read from `cells` (for `rule_forces` and
     tests; the boid loop of `steer` reads them from arrays it took out of `cells` once)."""
     return plain_terms(
         cells.species[slot], (cells.x[slot] - origin[0], cells.y[slot] - origin[1]),

@@ -65,9 +65,19 @@ def sum_limit(params: FloatArray, s: int) -> float:
 
 @njit_no_refcount(cache=True, nogil=True)
 def reynolds(
-    params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
-    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    aligned: int,
+    cohered: int,
+    sep_x: float,
+    sep_y: float,
+    sum_vx: float,
+    sum_vy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
     """Reynolds (1999): each rule seeks a desired velocity at max speed, within max force."""
     max_speed = params[s, P_MAX_SPEED]
     max_force = params[s, P_MAX_FORCE]
@@ -86,9 +96,19 @@ def reynolds(
 
 @njit_no_refcount(cache=True, nogil=True)
 def accumulate(
-    params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
-    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    aligned: int,
+    cohered: int,
+    sep_x: float,
+    sep_y: float,
+    sum_vx: float,
+    sum_vy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
     """The raw rule vectors, weighted: separation in 1/s (times max speed), alignment (match
     the mean velocity) in 1/s, cohesion (to the centre) in 1/s² (a spring) or, with a
     ``steady`` pull, in 1/s (times max speed, along the direction to the centre)."""
@@ -113,9 +133,18 @@ def accumulate(
 
 @njit_no_refcount(cache=True, nogil=True)
 def turn(
-    params: FloatArray, s: int, vx: float, vy: float, dt: float, crowded: bool,
-    away: float, sum_hx: float, sum_hy: float, sum_dx: float, sum_dy: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    dt: float,
+    crowded: bool,
+    away: float,
+    sum_hx: float,
+    sum_hy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
     """NetLogo's Flocking model (as "boids algorithm 実装方法についての簡単なメモ" ports it):
     too close to the nearest → turn to `away` (its heading + 180°); else turn to the mean
     heading and, from the same start, towards the centre. Each turn is capped per rule
@@ -142,10 +171,21 @@ def turn(
 
 @njit_no_refcount(cache=True, nogil=True)
 def zones(
-    params: FloatArray, s: int, vx: float, vy: float, dt: float, repelled: int,
-    rep_x: float, rep_y: float, oriented: int, sum_hx: float, sum_hy: float, attracted: int,
-    att_x: float, att_y: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    dt: float,
+    repelled: int,
+    rep_x: float,
+    rep_y: float,
+    oriented: int,
+    sum_hx: float,
+    sum_hy: float,
+    attracted: int,
+    att_x: float,
+    att_y: float,
+) -> FlockTerms:
     """Couzin et al. (2002): away from the neighbours in the zone of repulsion if any; else
     along the sum of the unit headings of those in the zone of orientation and the unit
     offsets to those beyond it (zone of attraction), turning at most max_turn_rate."""
@@ -180,9 +220,14 @@ def turn_change(speed: float, before: float, after: float, dt: float) -> tuple[f
 
 @njit_no_refcount(cache=True, nogil=True)
 def separation(
-    params: FloatArray, s: int, at: tuple[float, float], world: tuple[float, float, bool],
-    separated: int, sep_x: float, sep_y: float,
-) -> tuple[float, float]:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    at: tuple[float, float],
+    world: tuple[float, float, bool],
+    separated: int,
+    sep_x: float,
+    sep_y: float,
+) -> tuple[float, float]:
     """The separation sum of a boid at `at` (from the world's lower-left corner; `world`:
     width, height, wraps) with the walls' pushes added (where they count as neighbours),
     as a mean where the species averages its separation."""
@@ -200,9 +245,20 @@ def separation(
 
 @njit_no_refcount(cache=True, nogil=True)
 def flocking(
-    params: FloatArray, s: int, style: int, vx: float, vy: float, aligned: int, count: int,
-    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    style: int,
+    vx: float,
+    vy: float,
+    aligned: int,
+    count: int,
+    sep_x: float,
+    sep_y: float,
+    sum_vx: float,
+    sum_vy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
     """The flocking terms of the `reynolds` or `accumulate` style."""
     if style == STYLE_REYNOLDS:
         return reynolds(

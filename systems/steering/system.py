@@ -67,10 +67,8 @@ class SteeringSystem(FlockProcessor):
         )
         rank = np.empty_like(cells.row)
         rank[cells.row] = np.arange(len(cells.row))
-        world = (
-            BOUNDARY_MODES.index(config.boundary), config.width, config.height, config.margin,
-            config.wall_weight,
-        )  # fmt: skip
+        boundary = BOUNDARY_MODES.index(config.boundary)
+        world = (boundary, config.width, config.height, config.margin, config.wall_weight)
         out = (store.accelerations, store.alarm, step.alarm_lead, step.targets, goals)
         steer_in_order(
             cells_record(moving), rank, _state(flock), rules_of(table), step.dt, config.origin,

@@ -69,9 +69,8 @@ def terms_into(t: Terms, to: FloatArray) -> None:
     to[T_COHESION_X], to[T_COHESION_Y] = t[T_COHESION_X], t[T_COHESION_Y]
     to[T_FLEE_X], to[T_FLEE_Y] = t[T_FLEE_X], t[T_FLEE_Y]
     to[T_CHASE_X], to[T_CHASE_Y] = t[T_CHASE_X], t[T_CHASE_Y]
-    to[T_LIMIT], to[T_ALARM], to[T_PREY], to[T_ALARM_LEAD] = (
-        t[T_LIMIT], t[T_ALARM], t[T_PREY], t[T_ALARM_LEAD]
-    )  # fmt: skip
+    to[T_LIMIT], to[T_ALARM] = t[T_LIMIT], t[T_ALARM]
+    to[T_PREY], to[T_ALARM_LEAD] = t[T_PREY], t[T_ALARM_LEAD]
 
 
 T_SLOTS: Final = {name: value for name, value in dict(globals()).items() if name.startswith("T_")}
