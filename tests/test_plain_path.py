@@ -14,19 +14,39 @@ from shoal.systems import Flock, FlockConfig, install
 from shoal.systems.core.species_table import P_MAX_NEIGHBOURS, SpeciesTable
 from shoal.systems.core.vision import CELL_SAMPLE, Cells, Seen, buffers
 from shoal.systems.neighbours import system as neighbours
-from shoal.systems.steering.block import Block, block_buffers
-from shoal.systems.steering.kernel import _rule_terms, plain_terms_of
-from shoal.systems.steering.plain import plain_gather, plain_species, small_torus
+from shoal.systems.steering.block import AT_OTHERS, Block, block_buffers
+from shoal.systems.steering.general import general_terms
+from shoal.systems.steering.plain import plain_gather, plain_terms_of, small_torus
+from shoal.systems.steering.records import BoidState, SpeciesRules
+from shoal.systems.steering.route import plain_species, rules_of
 from shoal.systems.steering.system import SteeringSystem
+from shoal.systems.steering.terms import (
+    T_ALARM,
+    T_ALARM_LEAD,
+    T_ALIGNMENT_X,
+    T_ALIGNMENT_Y,
+    T_COHESION_X,
+    T_COHESION_Y,
+    T_FLEE_X,
+    T_FLEE_Y,
+    T_PREY,
+    T_SEPARATION_X,
+    T_SEPARATION_Y,
+)
 
 pytestmark = pytest.mark.slow  # compiles a kernel of its own (a few seconds)
 
 
-@numba.njit
+@numba.njit(nogil=True)
 def worst_difference(
-    cells: Cells, cooldown: Any, alarm_age: Any, burst: Any, params: Any, relations: Any,
-    dt: float, origin: tuple[float, float], out: Seen, block: Block,
-) -> tuple[int, int, float, int, int]:  # fmt: skip
+    cells: Cells,
+    state: BoidState,
+    rules: SpeciesRules,
+    dt: float,
+    origin: tuple[float, float],
+    out: Seen,
+    block: Block,
+) -> tuple[int, int, float, int, int]:
     """How many boids took the fast path, how many of those an alarm reached, the largest
     relative difference of their terms (separation, alignment, cohesion, fleeing from
     predators or with alarmed flockmates, the alarm level and its lead) from the general
@@ -34,26 +54,30 @@ def worst_difference(
     those fled a predator they sensed."""
     plain, alarmed, worst, mixed, fled = 0, 0, 0.0, 0, 0
     for i in range(cells.row.shape[0]):
-        ok, sums, alarm, threat = plain_gather(i, cells, alarm_age, params, relations, dt, block)
+        ok, sums, alarm, threat = plain_gather(i, cells, state.alarm_age, rules, dt, block)
         if not ok:
             continue
         plain += 1
-        fast = plain_terms_of(i, cells, burst, params, dt, origin, sums, alarm, threat)
-        general = _rule_terms(
-            i, cells, cooldown, alarm_age, burst, params, relations, dt, origin, 0.0, out
-        )
-        alarmed += fast[11] > 0.0
-        mixed += block.plain_at[7] > 0
-        fled += fast[11] == 1.0
+        fast = plain_terms_of(i, cells, state.burst, rules.params, dt, origin, sums, alarm, threat)
+        general = general_terms(i, cells, state, rules, dt, origin, 0.0, out)
+        alarmed += fast[T_ALARM] > 0.0
+        mixed += block.plain_at[AT_OTHERS] > 0
+        fled += fast[T_ALARM] == 1.0
         pairs = (
-            (fast[0], general[0]), (fast[1], general[1]), (fast[2], general[2]),
-            (fast[3], general[3]), (fast[4], general[4]), (fast[5], general[5]),
-            (fast[6], general[6]), (fast[7], general[7]), (fast[11], general[11]),
-            (fast[13], general[13]),
-        )  # fmt: skip
+            (fast[T_SEPARATION_X], general[T_SEPARATION_X]),
+            (fast[T_SEPARATION_Y], general[T_SEPARATION_Y]),
+            (fast[T_ALIGNMENT_X], general[T_ALIGNMENT_X]),
+            (fast[T_ALIGNMENT_Y], general[T_ALIGNMENT_Y]),
+            (fast[T_COHESION_X], general[T_COHESION_X]),
+            (fast[T_COHESION_Y], general[T_COHESION_Y]),
+            (fast[T_FLEE_X], general[T_FLEE_X]),
+            (fast[T_FLEE_Y], general[T_FLEE_Y]),
+            (fast[T_ALARM], general[T_ALARM]),
+            (fast[T_ALARM_LEAD], general[T_ALARM_LEAD]),
+        )
         for a, b in pairs:
             worst = max(worst, abs(a - b) / (abs(b) + 1e-6))
-        if fast[12] != general[12]:  # the prey it chases: none on either path
+        if fast[T_PREY] != general[T_PREY]:  # the prey it chases: none on either path
             worst = np.inf
     return plain, alarmed, worst, mixed, fled
 
@@ -66,10 +90,11 @@ def measure(flock: Flock) -> Figures:
     """`worst_difference` on the flock's last step."""
     state, store, table = flock.step_state, flock.store, flock.species
     out = buffers(max(1, int(table.params[:, P_MAX_NEIGHBOURS].max())))
+    boids = BoidState(store.cooldown, store.alarm_age, store.burst)
+    rules = SpeciesRules(*rules_of(table))
     result: Figures = worst_difference(
-        state.cells, store.cooldown, store.alarm_age, store.burst, table.params,
-        table.relations, state.dt, flock.config.origin, out, block_buffers(),
-    )  # fmt: skip
+        state.cells, boids, rules, state.dt, flock.config.origin, out, block_buffers()
+    )
     return result
 
 
@@ -123,7 +148,7 @@ def test_a_torus_too_few_cells_across_takes_the_fast_path(width: int, height: in
     # of which a boid's 5 × 5 hold the whole height.)
     species = Species("fish", perception_radius=250.0, separation_radius=20.0)
     cells, table, (plain, _, worst, _, _) = stepped(species, (width, height), 4, 400, 60)
-    reach = plain_species(cells, table.params, table.relations)[0]
+    reach = plain_species(cells, SpeciesRules(*rules_of(table)))[0]
     assert small_torus(cells, reach) != (0.0, 0.0), (cells.nx, cells.ny, reach)
     assert plain > 350, f"only {plain} of 400 boids took the fast path"
     assert worst < 1e-9, worst
@@ -221,7 +246,7 @@ def test_a_crowds_half_width_cells_take_the_fast_path(
     cells, table, (plain, _, worst, _, _) = stepped(species, (width, height), 5, fish, 5)
     radius = species.perception_radius
     assert radius / 2 <= min(cells.size_x, cells.size_y) < radius, (cells.size_x, cells.size_y)
-    reach = plain_species(cells, table.params, table.relations)[0]
+    reach = plain_species(cells, SpeciesRules(*rules_of(table)))[0]
     assert reach == 2
     assert (small_torus(cells, reach) != (0.0, 0.0)) == small, (cells.nx, cells.ny)
     assert plain > 0.9 * fish, f"only {plain} of {fish} fish took the fast path"

@@ -7,7 +7,9 @@ import pytest
 from shoal.components import STEERING_STYLES, Species
 from shoal.systems import Flock, FlockConfig, NeighbourSystem, SteeringSystem, install
 from shoal.systems.core.store import FloatArray
+from shoal.systems.core.vision import cells_record
 from shoal.systems.steering.kernel import rule_forces
+from shoal.systems.steering.route import rules_of
 
 from worlds import scratch_world
 
@@ -31,10 +33,10 @@ def test_rule_forces_sum_to_the_applied_acceleration(style: str) -> None:
     cells, table = flock.step_state.cells, flock.species
     for slot in range(0, 200, 7):
         store = flock.store
+        state = (store.cooldown, store.alarm_age, store.burst)
         terms = rule_forces(
-            slot, cells, store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, 1 / 60, flock.config.origin,
-        )  # fmt: skip
+            slot, cells_record(cells), state, rules_of(table), 1 / 60, flock.config.origin
+        )
         total = terms[:3].sum(axis=0)
         if style not in ("turn", "zones"):  # their turns are limited, not their sum
             length = np.linalg.norm(total)
@@ -63,10 +65,10 @@ def _applied_accelerations(style: str, cap: str) -> FloatArray:
     flock = _steered_school(sp)
     cells, table, store = flock.step_state.cells, flock.species, flock.store
     for slot in range(0, 200, 7):
+        state = (store.cooldown, store.alarm_age, store.burst)
         terms = rule_forces(
-            slot, cells, store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, 1 / 60, flock.config.origin,
-        )  # fmt: skip
+            slot, cells_record(cells), state, rules_of(table), 1 / 60, flock.config.origin
+        )
         if cap == "rules":  # the applied acceleration is the plain sum of the terms
             expected = terms.sum(axis=0)
             assert np.allclose(expected, store.accelerations[cells.row[slot]], atol=1e-9)

@@ -29,7 +29,7 @@ nearest are certain.
 """
 
 import math
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numba
 import numpy as np
@@ -100,6 +100,11 @@ step takes this and makes its `Cells` with ``Cells(*record)``, since numba types
 tuple in compiled code but a named one in Python (~2.4 µs a call against ~0.1)."""
 
 
+def cells_record(cells: Cells) -> CellsRecord:
+    """`cells` as the plain tuple a kernel takes (see `CellsRecord`)."""
+    return cast(CellsRecord, tuple(cells))
+
+
 class Seen(NamedTuple):
     """One boid's neighbours as `seen` wrote them: slots, offsets (dx, dy) to them, distances.
 
@@ -122,6 +127,37 @@ class Seen(NamedTuple):
     off_x: FloatArray
     off_y: FloatArray
     off_d2: FloatArray
+
+
+class Looker(NamedTuple):
+    """The boid that looks, as `seen`'s loops read it: its slot and species, its position,
+    the square of its perception radius, its view (cos of half its field of view, whether it
+    sees all round, its unit heading x, y: `heading`) and its cap on neighbours."""
+
+    i: int
+    s: int
+    x: float
+    y: float
+    r2: float
+    cos_half: float
+    all_round: bool
+    hx: float
+    hy: float
+    cap: int
+
+
+class Scene(NamedTuple):
+    """What `seen`'s loops look at, besides the candidates' positions: each slot's species
+    and store row, how each species treats each other, and the world's width and height
+    with their inverses on a torus (0 elsewhere: offsets are not wrapped)."""
+
+    species: IntArray
+    row: IntArray
+    relations: IntArray
+    width: float
+    height: float
+    inv_w: float
+    inv_h: float
 
 
 def no_cells() -> Cells:
@@ -175,23 +211,19 @@ def seen(
     reach_y = min(math.ceil(far / cells.size_y), ny)
     down_x, up_x = ring_offsets(cx, reach_x, cells.nx, cells.wrap)
     down_y, up_y = ring_offsets(cy, reach_y, ny, cells.wrap)
-    # The cell's arrays, passed one by one: handing the whole `Cells` tuple to a callee costs
+    # The cell's arrays, read out here: handing the whole `Cells` tuple to a callee costs
     # more than reading the cell (measured: 2,000 boids, 3.5 ms against 1.8 ms a step).
-    cell_start, positions, species, row = (
-        cells.cell_start, cells.positions, cells.species, cells.row,
-    )  # fmt: skip
-    width, height = cells.width, cells.height
+    cell_start, positions = cells.cell_start, cells.positions
+    looker = Looker(i, s, xi, yi, r2, cos_half, all_round, hx, hy, cap)
+    scene = Scene(cells.species, cells.row, relations, cells.width, cells.height, inv_w, inv_h)
     count = 0
     if reach_x == 1 and reach_y == 1:  # the usual search: its cell and the 8 round it
-        m = _gather_block(cells.cell[i], cx, cy, down_x, up_x, down_y, up_y, cell_start,
-                          positions, cells.nx, ny, out)  # fmt: skip
+        rings = (down_x, up_x, down_y, up_y)
+        m = _gather_block(cells.cell[i], cx, cy, rings, cell_start, positions, cells.nx, ny, out)
         if m >= 0:
-            count = _read_block(
-                i, m, species, row, width, height, xi, yi, s, r2, cos_half, all_round, hx,
-                hy, inv_w, inv_h, relations, cap, 0, out,
-            )  # fmt: skip
+            count = _read_block(looker, scene, m, 0, out)
             if count == cap:
-                _sort_heap(cap, row, out)
+                _sort_heap(cap, cells.row, out)
             return count
     # Only the cells in the grid are walked: in a long thin world (a torus 12,900 cells
     # by 9, a radius that spans it) walking each ring's whole square and skipping what is
@@ -213,11 +245,8 @@ def seen(
                 if gap_x * gap_x + gap_y * gap_y > far2:
                     continue  # the whole cell is out of reach
                 c = index_in(cx + ox, cells.nx) * ny + index_in(cy + oy, ny)
-                count = _read_cell(
-                    i, cell_start[c], cell_start[c + 1], positions, species, row, width,
-                    height, xi, yi, s, r2, cos_half, all_round, hx, hy, inv_w, inv_h,
-                    relations, cap, count, out,
-                )  # fmt: skip
+                first, last = cell_start[c], cell_start[c + 1]
+                count = _read_cell(looker, scene, first, last, positions, count, out)
         if count == cap and out.dist[0] + slack < _beyond(
             ring, fx, fy, cells.size_x, cells.size_y, cells.wrap, down_x, up_x, down_y, up_y
         ):
@@ -229,30 +258,15 @@ def seen(
 
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def _read_cell(
-    i: int,
+    looker: Looker,
+    scene: Scene,
     first: int,
     last: int,
     positions: FloatArray,
-    species: IntArray,
-    row: IntArray,
-    width: float,
-    height: float,
-    xi: float,
-    yi: float,
-    s: int,
-    r2: float,
-    cos_half: float,
-    all_round: bool,
-    hx: float,
-    hy: float,
-    inv_w: float,
-    inv_h: float,
-    relations: IntArray,
-    cap: int,
     count: int,
     out: Seen,
 ) -> int:
-    """Test the boids of slots [first, last) (one cell) and keep those slot i sees;
+    """Test the boids of slots [first, last) (one cell) and keep those the `looker` sees;
     returns the new count. They are copied into the block buffer first (a crowded cell's by
     sample), so that one loop, `_read_block`'s, tests every candidate."""
     m = 0
@@ -261,8 +275,7 @@ def _read_cell(
         out.near_x[m], out.near_y[m] = positions[j, 0], positions[j, 1]
         m += 1
     out.near_at[0] = -1  # the buffer no longer holds a cell's block
-    return _read_block(i, m, species, row, width, height, xi, yi, s, r2, cos_half, all_round,
-                       hx, hy, inv_w, inv_h, relations, cap, count, out)  # fmt: skip
+    return _read_block(looker, scene, m, count, out)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -278,10 +291,7 @@ def _gather_block(
     c: int,
     cx: int,
     cy: int,
-    down_x: int,
-    up_x: int,
-    down_y: int,
-    up_y: int,
+    rings: tuple[int, int, int, int],
     cell_start: IntArray,
     positions: FloatArray,
     nx: int,
@@ -291,9 +301,11 @@ def _gather_block(
     """Copy the boids of cell c and the cells one ring round it into `out.near_*`, in the
     order `seen`'s rings read them (so either way a boid's list comes out the same); return
     how many, or -1 where a cell holds more than `CELL_SAMPLE` (read by sample instead).
-    Kept for the next boid of the same cell."""
+    `rings`: how many cells below and above cell (cx, cy) along x, then y, the search may go
+    (`ring_offsets`). Kept for the next boid of the same cell."""
     if out.near_at[0] == c:
         return int(out.near_at[1])
+    down_x, up_x, down_y, up_y = rings
     m = 0
     for ring in range(2):
         for ox in range(-min(ring, down_x), min(ring, up_x) + 1):
@@ -315,34 +327,15 @@ def _gather_block(
 
 
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
-def _read_block(
-    i: int,
-    m: int,
-    species: IntArray,
-    row: IntArray,
-    width: float,
-    height: float,
-    xi: float,
-    yi: float,
-    s: int,
-    r2: float,
-    cos_half: float,
-    all_round: bool,
-    hx: float,
-    hy: float,
-    inv_w: float,
-    inv_h: float,
-    relations: IntArray,
-    cap: int,
-    count: int,
-    out: Seen,
-) -> int:
-    """Test the first m boids of the block buffer and keep those slot i sees (after the
-    `count` kept so far); returns the new count.
+def _read_block(looker: Looker, scene: Scene, m: int, count: int, out: Seen) -> int:
+    """Test the first m boids of the block buffer and keep those the `looker` sees (after
+    the `count` kept so far); returns the new count.
 
     Every candidate of a boid goes through this one loop, with no call in it: a numba call
     that takes arrays costs tens of ns (reference counts), more than the test itself.
     """
+    i, s, xi, yi, r2, cos_half, all_round, hx, hy, cap = looker
+    species, row, relations, width, height, inv_w, inv_h = scene
     near_slot, near_x, near_y = out.near_slot, out.near_x, out.near_y
     slot, kept_dx, kept_dy, dist = out.slot, out.dx, out.dy, out.dist
     # Two passes: the offsets of every candidate in a loop without branches (it vectorises:

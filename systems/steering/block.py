@@ -61,6 +61,27 @@ class Block(NamedTuple):
     leads: FloatArray
 
 
+class Flockmates(NamedTuple):
+    """The copies of a `Block`'s boids of the species it was copied for, but their positions
+    (which a torus may move to each boid's nearest images, `plain.nearest_images`): their
+    velocities, alarm levels and the ages of their alarms; and the scratch of
+    `plain.plain_sums` (`reached`, `leads`)."""
+
+    vx: FloatArray
+    vy: FloatArray
+    alarm: FloatArray
+    age: FloatArray
+    reached: FloatArray
+    leads: FloatArray
+
+
+@numba.njit(cache=True, nogil=True)
+def flockmates(block: Block) -> Flockmates:
+    """The `Flockmates` of `block` (its arrays, not copies)."""
+    vx, vy, alarm, age = block.plain_vx, block.plain_vy, block.plain_alarm, block.plain_age
+    return Flockmates(vx, vy, alarm, age, block.reached, block.leads)
+
+
 @numba.njit(cache=True, nogil=True)
 def block_buffers() -> Block:
     """Empty `Block` buffers (one set per thread, and per `Cells`: the copy belongs to the

@@ -3,15 +3,17 @@ copy of the boids of its cell and the 8 round it (the 24 round it in a crowd's c
 the radius).
 
 Over 400 lines: the fast path is one compiled unit, the block copy and the branch-free
-loops that read it; the general path is `kernel.py`, its buffers `block.py`.
+loops that read it, and the terms from their sums; the general path is `general.py`, which
+species this path serves `route.py` (its parameters, declared), its buffers `block.py`.
 
 Most boids of most flocks are plain: their search stays within their cell and the 8 round it
 (in a crowd, `neighbours.kernel.crowded`, cells are half the radius wide and the search
 stays within the 24 round it), they flock with their own species and every other species
 there is one they avoid, flee or ignore (a predator passing through a school: not one they
 chase or flock with), no cap can bite (those cells hold no more boids than the cap, or no
-cap is set and the boid sees no more than `NEIGHBOUR_LIMIT`), no two stand on one spot, and
-they steer in the `reynolds` or `accumulate` style. A crowded cell (over
+cap is set and the boid sees no more than `NEIGHBOUR_LIMIT`), no two stand on one spot, they
+steer in the `reynolds` or `accumulate` style, and every species parameter this path does not
+implement has the value it assumes (`route.FAST_PATH_PARAMETERS`). A crowded cell (over
 `vision.CELL_SAMPLE` boids) is read by the same evenly spaced sample as the general path
 reads it (a far-seeing preset's 120-400 px cells of a dense school). Alarmed flockmates are
 allowed: where the block holds one, the loop also gathers the alarm that reaches the boid,
@@ -31,7 +33,7 @@ small world, the mill's 400 px in the open water, 4 × 2 cells), the rings of ce
 axis whole, and each boid reads the block's copies moved to the images nearest itself
 (`nearest_images`).
 
-The steering's boid loop runs the steps one by one (`plain_species` once a step,
+The steering's boid loop runs the steps one by one (`route.plain_species` once a step,
 `copy_block` once a cell and species, `block_ready`, `plain_boid` and, where the block
 holds other species, `plain_others` once a boid) on arrays it read out of their tuples
 once: numba counts a reference up and down, with atomic operations, each time an array is
@@ -62,10 +64,7 @@ from shoal.systems.core.species_table import (
     P_STYLE,
     RELATION_AVOID,
     RELATION_FLEE,
-    RELATION_FLOCK,
     RELATION_IGNORE,
-    STYLE_ACCUMULATE,
-    STYLE_REYNOLDS,
 )
 from shoal.systems.core.store import FloatArray, IntArray
 from shoal.systems.core.vision import (
@@ -83,11 +82,15 @@ from shoal.systems.steering.block import (
     AT_READY,
     AT_SPECIES,
     AT_STRIDE,
-    PLAIN_REACH,
     Block,
+    Flockmates,
+    flockmates,
 )
-from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR, push
-from shoal.systems.steering.threat import flight
+from shoal.systems.steering.records import SpeciesRules
+from shoal.systems.steering.route import plain_species
+from shoal.systems.steering.styles import MAX_SEPARATION_FACTOR, flocking, push, separation
+from shoal.systems.steering.terms import NO_PREY, Terms
+from shoal.systems.steering.threat import fleeing, flight
 
 # Reassociation lets the sums run in SIMD lanes; the other fast-math flags (no NaN, no inf)
 # would be wrong here: radii and forces may be inf.
@@ -109,6 +112,8 @@ ThreatSums = tuple[bool, float, float]
 each predator's `flight` times the fear radius, summed as the general path sums them)."""
 NO_THREAT: ThreatSums = (False, 0.0, 0.0)
 """No predator near."""
+Boid = tuple[int, float, float, float, float]
+"""A boid as the fast path reads it: its species, position (x, y) and velocity (x, y)."""
 
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy", inline="always")
@@ -116,44 +121,41 @@ def plain_sums(
     m: int,
     xs: FloatArray,
     ys: FloatArray,
-    vxs: FloatArray,
-    vys: FloatArray,
-    xi: float,
-    yi: float,
+    mates: Flockmates,
+    at: tuple[float, float],
     view: tuple[float, bool, float, float],
     radii: tuple[float, float, float],
-    falloff_power: int,
-    falloff_shift: float,
+    falloff: tuple[int, float],
     alarmed: bool,
-    levels: FloatArray,
-    ages: FloatArray,
-    alarm_speed: float,
-    dt: float,
-    reached: FloatArray,
-    leads: FloatArray,
+    pace: tuple[float, float],
 ) -> tuple[int, PlainSums, tuple[float, float]]:
-    """The sums over the first m boids of a block as seen from (xi, yi) (see `PlainSums`),
+    """The sums over the first m boids of a block as seen from `at` (x, y; see `PlainSums`),
     how many of them stand exactly there (1: the boid itself; more: the general path must
     run, which gives coincident boids their own push) and, where one of them is `alarmed`,
     the velocities of those whose alarm reached the boid, weighted by their levels (x, y).
 
-    `xs`, `ys`, `vxs`, `vys` are the block's positions (the nearest images: offsets need
-    no wrapping) and velocities (`Block.plain_x`...). `view` is (cos of half the field of
+    `xs`, `ys` are the block's positions (the nearest images: offsets need no wrapping),
+    `mates` the rest of its copies (`Flockmates`). `view` is (cos of half the field of
     view, sees all round, unit heading x, y); `radii` (perception, alignment, separation);
-    `falloff_power` 0, 1 or 2: the separation push of a neighbour at distance d grows as
-    (radius / d - falloff_shift) ** power (capped, as `styles.push`; a shift of 1 is the
-    soft falloff, 0 the others).
+    `falloff` (power, shift): power 0, 1 or 2: the separation push of a neighbour at
+    distance d grows as (radius / d - shift) ** power (capped, as `styles.push`; a shift
+    of 1 is the soft falloff, 0 the others).
 
-    The alarm, where one is near (`levels`, `ages`: the block's alarm levels and the ages
-    of their alarms), is gathered in the same loop, as the general path gathers it: a
-    flockmate's alarm spreads at `alarm_speed` from it and reaches the boid in this step
-    if it has come its distance by the step's end. For each flockmate, the level that
-    reached the boid (0: none) and how long before the step's end it did go into `reached`
-    and `leads` (scratch), for `loudest_alarm`: in a scared school every fish is alarmed,
-    and a loop of its own that branched on each flockmate cost more than the flocking.
+    The alarm, where one is near (`mates.alarm`, `mates.age`: the block's alarm levels and
+    the ages of their alarms), is gathered in the same loop, as the general path gathers
+    it: a flockmate's alarm spreads at the alarm speed from it (`pace`: the species' alarm
+    speed, dt) and reaches the boid in this step if it has come its distance by the step's
+    end. For each flockmate, the level that reached the boid (0: none) and how long before
+    the step's end it did go into `mates.reached` and `mates.leads` (scratch), for
+    `loudest_alarm`: in a scared school every fish is alarmed, and a loop of its own that
+    branched on each flockmate cost more than the flocking.
     """
+    vxs, vys, levels, ages, reached, leads = mates
+    xi, yi = at
     cos_half, all_round, hx, hy = view
     perception, align_radius, sep_radius = radii
+    falloff_power, falloff_shift = falloff
+    alarm_speed, dt = pace
     r2 = perception * perception
     inv_sep = 1.0 / sep_radius
     # A product, not a division by the speed in the loop: without fast-math's reciprocal
@@ -218,30 +220,6 @@ def loudest_alarm(m: int, reached: FloatArray, leads: FloatArray) -> tuple[float
 
 
 @numba.njit(cache=True, nogil=True)
-def plain_species(cells: Cells, params: FloatArray, relations: IntArray) -> IntArray:
-    """For each species, how many rings of cells round a boid's own its fast path reads
-    (1 or 2; 0: the species takes the general path), as far as the species alone decides:
-    it flocks with itself in the `reynolds` or `accumulate` style, and its search stays
-    within `PLAIN_REACH` rings of cells (the fewest that hold its perception radius; on a
-    torus an axis with too few cells for the block's copies to be the nearest images is
-    held whole, and `nearest_images` moves the copies to each boid's: `small_torus`)."""
-    count = params.shape[0]
-    reach = np.zeros(count, np.int64)
-    for s in range(count):
-        style = int(params[s, P_STYLE])
-        if relations[s, s] != RELATION_FLOCK or style not in (STYLE_REYNOLDS, STYLE_ACCUMULATE):
-            continue
-        perception = params[s, P_PERCEPTION]
-        for rings in range(1, PLAIN_REACH + 1):
-            if (perception <= rings * cells.size_x or cells.nx == 1) and (
-                perception <= rings * cells.size_y or cells.ny == 1
-            ):
-                reach[s] = rings
-                break
-    return reach
-
-
-@numba.njit(cache=True, nogil=True)
 def small_torus(cells: Cells, reach: int) -> tuple[float, float]:
     """The world's width and height along each axis of a torus too few cells across for a
     block of `reach` rings round a cell (under 2 × reach + 2: a boid's offset to a copy
@@ -256,9 +234,15 @@ def small_torus(cells: Cells, reach: int) -> tuple[float, float]:
 
 @numba.njit(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def nearest_images(
-    m: int, xs: FloatArray, ys: FloatArray, x: float, y: float, torus: tuple[float, float],
-    to_x: FloatArray, to_y: FloatArray,
-) -> tuple[FloatArray, FloatArray]:  # fmt: skip
+    m: int,
+    xs: FloatArray,
+    ys: FloatArray,
+    x: float,
+    y: float,
+    torus: tuple[float, float],
+    to_x: FloatArray,
+    to_y: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
     """The first m copies of a block (`xs`, `ys`: the images nearest its middle cell) as the
     images nearest (x, y) along the axes where `torus` (`small_torus`) is not 0, written
     into `to_x`, `to_y`; returns the arrays to read (the copies themselves along an axis
@@ -287,23 +271,28 @@ def _nearest_along(m: int, values: FloatArray, centre: float, size: float, to: F
 
 @njit_no_refcount(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def plain_boid(
-    s: int, x: float, y: float, vx: float, vy: float, params: FloatArray, dt: float,
-    m: int, alarmed: bool, copied: bool, xs: FloatArray, ys: FloatArray, vxs: FloatArray,
-    vys: FloatArray, levels: FloatArray, ages: FloatArray, reached: FloatArray,
-    leads: FloatArray,
-) -> tuple[bool, PlainSums, AlarmSums]:  # fmt: skip
-    """The sums of a boid of species s at (x, y) moving at (vx, vy) over the first m boids
-    of its cell's block (`copy_block`: positions, velocities, alarm levels and ages;
-    `alarmed`: one of them is alarmed; `copied`: the boid itself is one of them, which it
-    is unless its cell is crowded and read by sample; `reached`, `leads`: scratch for m
-    numbers each, see `plain_sums`), and whether the fast path holds for it: (False,
-    zeros) where another boid stands on its very spot (the general path's push parts
-    them), or where it sees more flockmates than its species' cap (the general path keeps
-    the nearest).
+    boid: Boid,
+    params: FloatArray,
+    dt: float,
+    m: int,
+    alarmed: bool,
+    copied: bool,
+    xs: FloatArray,
+    ys: FloatArray,
+    mates: Flockmates,
+) -> tuple[bool, PlainSums, AlarmSums]:
+    """The sums of a boid (species s at (x, y) moving at (vx, vy)) over the first m boids of
+    its cell's block (`copy_block`: positions `xs`, `ys`, the rest in `mates`; `alarmed`:
+    one of them is alarmed; `copied`: the boid itself is one of them, which it is unless
+    its cell is crowded and read by sample), and whether the fast path holds for it:
+    (False, zeros) where another boid stands on its very spot (the general path's push
+    parts them), or where it sees more flockmates than its species' cap (the general path
+    keeps the nearest).
 
     A call, not inlined: an inlined function's array arguments each count a reference up
     and down per boid (atomic operations: measured 7.1 against 10.3 ms a step at 10,000
     boids, one thread). `plain_sums` is inlined into it (a call there measured 11 ms)."""
+    s, x, y, vx, vy = boid
     cos_half = params[s, P_COS_HALF_FOV]
     all_round, hx, hy = heading(vx, vy, cos_half)
     perception = params[s, P_PERCEPTION]
@@ -311,53 +300,55 @@ def plain_boid(
     power = 0 if falloff == FALLOFF_LINEAR else (2 if falloff == FALLOFF_SQUARE else 1)
     shift = 1.0 if falloff == FALLOFF_SOFT else 0.0
     radii = (perception, params[s, P_ALIGNMENT_RADIUS], params[s, P_SEPARATION])
-    speed = params[s, P_ALARM_SPEED]
+    pace = (params[s, P_ALARM_SPEED], dt)
     # A call for each value of `alarmed` and `all_round`, each a constant in its call: the
     # compiler makes a loop for each (one loop that tested `alarmed` kept the calm flock's
     # loop from running in SIMD: 30 % slower; one that sees all round skips the test of
     # the field of view).
+    at, fall = (x, y), (power, shift)
     if alarmed:
         if all_round:
-            here, sums, alarm_v = plain_sums(
-                m, xs, ys, vxs, vys, x, y, (cos_half, True, hx, hy), radii, power, shift,
-                True, levels, ages, speed, dt, reached, leads,
-            )  # fmt: skip
+            view = (cos_half, True, hx, hy)
+            here, sums, alarm_v = plain_sums(m, xs, ys, mates, at, view, radii, fall, True, pace)
         else:
-            here, sums, alarm_v = plain_sums(
-                m, xs, ys, vxs, vys, x, y, (cos_half, False, hx, hy), radii, power, shift,
-                True, levels, ages, speed, dt, reached, leads,
-            )  # fmt: skip
+            view = (cos_half, False, hx, hy)
+            here, sums, alarm_v = plain_sums(m, xs, ys, mates, at, view, radii, fall, True, pace)
     elif all_round:
-        here, sums, alarm_v = plain_sums(
-            m, xs, ys, vxs, vys, x, y, (cos_half, True, hx, hy), radii, power, shift, False,
-            levels, ages, speed, dt, reached, leads,
-        )  # fmt: skip
+        view = (cos_half, True, hx, hy)
+        here, sums, alarm_v = plain_sums(m, xs, ys, mates, at, view, radii, fall, False, pace)
     else:
-        here, sums, alarm_v = plain_sums(
-            m, xs, ys, vxs, vys, x, y, (cos_half, False, hx, hy), radii, power, shift, False,
-            levels, ages, speed, dt, reached, leads,
-        )  # fmt: skip
+        view = (cos_half, False, hx, hy)
+        here, sums, alarm_v = plain_sums(m, xs, ys, mates, at, view, radii, fall, False, pace)
     if here > copied or sums[0] > params[s, P_MAX_NEIGHBOURS]:
         return False, NO_SUMS, NO_ALARM
     if not alarmed:
         return True, sums, NO_ALARM
-    top, lead = loudest_alarm(m, reached, leads)  # (0, 0) and no velocities: none reached
+    # (0, 0) and no velocities: none reached.
+    top, lead = loudest_alarm(m, mates.reached, mates.leads)
     return True, sums, (top, lead, alarm_v[0], alarm_v[1])
 
 
 @njit_no_refcount(cache=True, nogil=True, fastmath=SIMD, error_model="numpy")
 def plain_others(
-    s: int, x: float, y: float, vx: float, vy: float, row: int, params: FloatArray,
-    sums: PlainSums, m: int, relation: IntArray, xs: FloatArray, ys: FloatArray,
-    vxs: FloatArray, vys: FloatArray,
-) -> tuple[bool, PlainSums, ThreatSums]:  # fmt: skip
-    """A plain boid's sums (of species s, at (x, y), moving at (vx, vy), store row `row`)
+    boid: Boid,
+    row: int,
+    params: FloatArray,
+    sums: PlainSums,
+    m: int,
+    relation: IntArray,
+    xs: FloatArray,
+    ys: FloatArray,
+    vxs: FloatArray,
+    vys: FloatArray,
+) -> tuple[bool, PlainSums, ThreatSums]:
+    """A plain boid's sums (`boid`: of species s, at (x, y), moving at (vx, vy); store row `row`)
     with the boids of other species in its block added: the first m of the block's foreign
     copies (`copy_block`: each one's relation to species s, position, velocity). An avoided
     boid it sees pushes it off as a flockmate inside the separation radius would, out to
     its perception radius; a predator it senses (all round) within its fear radius makes it
     flee. (False, zeros) where one stands on its very spot or it sees more boids than its
     species' cap (the general path parts them, or keeps the nearest)."""
+    s, x, y, vx, vy = boid
     cos_half = params[s, P_COS_HALF_FOV]
     all_round, hx, hy = heading(vx, vy, cos_half)
     perception = params[s, P_PERCEPTION]
@@ -419,16 +410,16 @@ def in_block(i: int, at: IntArray) -> bool:
 
 @numba.njit(cache=True, nogil=True)
 def plain_gather(
-    i: int, cells: Cells, alarm_age: FloatArray, params: FloatArray, relations: IntArray,
-    dt: float, block: Block,
-) -> tuple[bool, PlainSums, AlarmSums, ThreatSums]:  # fmt: skip
+    i: int, cells: Cells, alarm_age: FloatArray, rules: SpeciesRules, dt: float, block: Block
+) -> tuple[bool, PlainSums, AlarmSums, ThreatSums]:
     """Slot i's sums by the fast path, and whether it could take it (see this module's
     docstring); (False, zeros) where the general path must run. One boid at a time, for
-    the debugger and tests: the steering's boid loop runs the same steps (`plain_species`,
+    the debugger and tests: the steering's boid loop runs the same steps (`route.plain_species`,
     `copy_block`, `block_ready`, `plain_boid`, `plain_others`) with the arrays read out
     once. `alarm_age` is in row order (`FlockStore`)."""
+    params, relations = rules.params, rules.relations
     s, c = cells.species[i], cells.cell[i]
-    reach = plain_species(cells, params, relations)[s]
+    reach = plain_species(cells, rules)[s]
     if not reach:
         return False, NO_SUMS, NO_ALARM, NO_THREAT
     at = block.plain_at
@@ -445,25 +436,29 @@ def plain_gather(
     other_x, other_y = nearest_images(
         others, block.other_x, block.other_y, x, y, torus, block.image_x[m:], block.image_y[m:]
     )
-    plain, sums, heard = plain_boid(
-        s, x, y, vx, vy, params, dt, m, at[AT_ALARMED] == 1, in_block(i, at), block_x, block_y,
-        block.plain_vx, block.plain_vy, block.plain_alarm, block.plain_age, block.reached,
-        block.leads,
-    )  # fmt: skip
+    boid = (s, x, y, vx, vy)
+    alarmed, copied = at[AT_ALARMED] == 1, in_block(i, at)
+    mates = flockmates(block)
+    plain, sums, heard = plain_boid(boid, params, dt, m, alarmed, copied, block_x, block_y, mates)
     if not (plain and others):
         return plain, sums, heard, NO_THREAT
     plain, sums, threat = plain_others(
-        s, x, y, vx, vy, cells.row[i], params, sums, others, block.other_relation, other_x,
-        other_y, block.other_vx, block.other_vy,
+        boid, cells.row[i], params, sums, others, block.other_relation, other_x, other_y,
+        block.other_vx, block.other_vy,
     )  # fmt: skip
     return plain, sums, heard if plain else NO_ALARM, threat
 
 
 @njit_no_refcount(cache=True, nogil=True)
 def copy_block(
-    c: int, s: int, reach: int, cells: Cells, alarm_age: FloatArray, relations: IntArray,
+    c: int,
+    s: int,
+    reach: int,
+    cells: Cells,
+    alarm_age: FloatArray,
+    relations: IntArray,
     block: Block,
-) -> None:  # fmt: skip
+) -> None:
     """Fill `block` for the boids of species s in cell c: whether the fast path may
     read the block (every other species in it is one that s avoids, flees or ignores), how
     many of its boids are of species s, whether one is alarmed, where cell c's copies start
@@ -480,16 +475,12 @@ def copy_block(
     # for each boid copied; compiled without (core/refcount.py), the loops stay as lean.
     nx, ny, wrap = cells.nx, cells.ny, cells.wrap
     starts, xs, ys, vxs, vys = cells.cell_start, cells.x, cells.y, cells.vx, cells.vy
-    cell_species, cell_alarmed, levels, rows, species = (
-        cells.cell_species, cells.cell_alarmed, cells.alarm, cells.row, cells.species,
-    )  # fmt: skip
-    to_x, to_y, to_vx, to_vy, to_level, to_age = (
-        block.plain_x, block.plain_y, block.plain_vx, block.plain_vy, block.plain_alarm,
-        block.plain_age,
-    )  # fmt: skip
-    other_relation, other_x, other_y, other_vx, other_vy = (
-        block.other_relation, block.other_x, block.other_y, block.other_vx, block.other_vy,
-    )  # fmt: skip
+    cell_species, cell_alarmed = cells.cell_species, cells.cell_alarmed
+    levels, rows, species = cells.alarm, cells.row, cells.species
+    to_x, to_y, to_vx, to_vy = block.plain_x, block.plain_y, block.plain_vx, block.plain_vy
+    to_level, to_age = block.plain_alarm, block.plain_age
+    other_relation, other_x, other_y = block.other_relation, block.other_x, block.other_y
+    other_vx, other_vy = block.other_vx, block.other_vy
     cx, cy = c // ny, c % ny
     down_x, up_x = ring_offsets(cx, reach, nx, wrap)
     down_y, up_y = ring_offsets(cy, reach, ny, wrap)
@@ -550,3 +541,61 @@ def _across_edge(index: int, count: int, size: float) -> tuple[int, float]:
     if index >= count:
         return index - count, size
     return index, 0.0
+
+
+@njit_no_refcount(cache=True, nogil=True, error_model="numpy")
+def plain_terms(
+    s: int,
+    at: tuple[float, float],
+    vx: float,
+    vy: float,
+    before: float,
+    bursting: bool,
+    params: FloatArray,
+    dt: float,
+    world: tuple[float, float, bool],
+    sums: PlainSums,
+    heard: AlarmSums,
+    threat: ThreatSums,
+) -> Terms:
+    """`general.general_terms` of a plain boid of species s (`plain.py`) at `at` (from the world's
+    lower-left corner) moving at (vx, vy), alarmed at level `before`, from its sums (over
+    its flockmates and the boids it avoids), the alarm that reached it and the predators it
+    senses: nothing it sees is a prey."""
+    count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y = sums
+    sep_x, sep_y = separation(params, s, at, world, separated, sep_x, sep_y)
+    sx, sy, alx, aly, cx, cy, limit = flocking(
+        params, s, int(params[s, P_STYLE]), vx, vy, aligned, count, sep_x, sep_y, sum_vx,
+        sum_vy, sum_dx, sum_dy,
+    )  # fmt: skip
+    alarm_seen, alarm_lead, alarm_vx, alarm_vy = heard
+    threatened, flee_x, flee_y = threat
+    fx = fy = alarm = 0.0
+    if threatened or alarm_seen > 0.0 or before > 0.0:
+        fx, fy, alarm = fleeing(
+            params, s, vx, vy, threatened, flee_x, flee_y, before, alarm_seen, alarm_vx,
+            alarm_vy, bursting, dt,
+        )  # fmt: skip
+    lead = 0.0 if threatened else min(alarm_lead, dt)
+    return sx, sy, alx, aly, cx, cy, fx, fy, 0.0, 0.0, limit, alarm, NO_PREY, lead
+
+
+@njit_no_refcount(cache=True, nogil=True)
+def plain_terms_of(
+    slot: int,
+    cells: Cells,
+    burst: FloatArray,
+    params: FloatArray,
+    dt: float,
+    origin: tuple[float, float],
+    sums: PlainSums,
+    heard: AlarmSums,
+    threat: ThreatSums,
+) -> Terms:
+    """`plain_terms` of one slot, its numbers read from `cells` (for `rule_forces` and
+    tests; the boid loop of `steer` reads them from arrays it took out of `cells` once)."""
+    return plain_terms(
+        cells.species[slot], (cells.x[slot] - origin[0], cells.y[slot] - origin[1]),
+        cells.vx[slot], cells.vy[slot], cells.alarm[slot], burst[cells.row[slot]] > 0.0,
+        params, dt, (cells.width, cells.height, cells.wrap), sums, heard, threat,
+    )  # fmt: skip

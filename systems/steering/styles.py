@@ -1,7 +1,8 @@
-"""How the steering kernel turns a boid's sums over its neighbours into accelerations: the
-separation push of one neighbour or wall, and one combine function per steering style
-(`STEERING_STYLES`). Each returns separation, alignment and cohesion (x, y pairs, px/s²) and
-the limit on their sum."""
+"""How the steering turns a boid's sums over its neighbours into accelerations, on either
+path: the separation push of one neighbour or wall (`push`, `walls_push`, `separation`), and
+one combine function per steering style (`STEERING_STYLES`; `flocking` picks the `reynolds`
+or `accumulate` one), each of which returns separation, alignment and cohesion (x, y pairs,
+px/s²) and the limit on their sum."""
 
 import math
 
@@ -11,21 +12,28 @@ from shoal.systems.core.maths import seek, turn_towards
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     CAP_RULES,
+    COMBINE_MEAN,
     FALLOFF_LINEAR,
     FALLOFF_SOFT,
     FALLOFF_SQUARE,
     P_ALIGN_TURN,
     P_COHERE_TURN,
     P_COHESION_PULL,
+    P_COMBINE,
+    P_FALLOFF,
     P_FORCE_CAP,
     P_MAX_FORCE,
     P_MAX_SPEED,
     P_MAX_TURN,
     P_SEPARATE_TURN,
+    P_SEPARATION,
     P_W_ALIGNMENT,
     P_W_COHESION,
     P_W_SEPARATION,
+    P_WALLS,
     PULL_STEADY,
+    STYLE_REYNOLDS,
+    WALLS_NEIGHBOURS,
 )
 from shoal.systems.core.store import FloatArray
 
@@ -57,9 +65,19 @@ def sum_limit(params: FloatArray, s: int) -> float:
 
 @njit_no_refcount(cache=True, nogil=True)
 def reynolds(
-    params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
-    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    aligned: int,
+    cohered: int,
+    sep_x: float,
+    sep_y: float,
+    sum_vx: float,
+    sum_vy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
     """Reynolds (1999): each rule seeks a desired velocity at max speed, within max force."""
     max_speed = params[s, P_MAX_SPEED]
     max_force = params[s, P_MAX_FORCE]
@@ -78,9 +96,19 @@ def reynolds(
 
 @njit_no_refcount(cache=True, nogil=True)
 def accumulate(
-    params: FloatArray, s: int, vx: float, vy: float, aligned: int, cohered: int,
-    sep_x: float, sep_y: float, sum_vx: float, sum_vy: float, sum_dx: float, sum_dy: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    aligned: int,
+    cohered: int,
+    sep_x: float,
+    sep_y: float,
+    sum_vx: float,
+    sum_vy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
     """The raw rule vectors, weighted: separation in 1/s (times max speed), alignment (match
     the mean velocity) in 1/s, cohesion (to the centre) in 1/s² (a spring) or, with a
     ``steady`` pull, in 1/s (times max speed, along the direction to the centre)."""
@@ -105,9 +133,18 @@ def accumulate(
 
 @njit_no_refcount(cache=True, nogil=True)
 def turn(
-    params: FloatArray, s: int, vx: float, vy: float, dt: float, crowded: bool,
-    away: float, sum_hx: float, sum_hy: float, sum_dx: float, sum_dy: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    dt: float,
+    crowded: bool,
+    away: float,
+    sum_hx: float,
+    sum_hy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
     """NetLogo's Flocking model (as "boids algorithm 実装方法についての簡単なメモ" ports it):
     too close to the nearest → turn to `away` (its heading + 180°); else turn to the mean
     heading and, from the same start, towards the centre. Each turn is capped per rule
@@ -134,10 +171,21 @@ def turn(
 
 @njit_no_refcount(cache=True, nogil=True)
 def zones(
-    params: FloatArray, s: int, vx: float, vy: float, dt: float, repelled: int,
-    rep_x: float, rep_y: float, oriented: int, sum_hx: float, sum_hy: float, attracted: int,
-    att_x: float, att_y: float,
-) -> FlockTerms:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    dt: float,
+    repelled: int,
+    rep_x: float,
+    rep_y: float,
+    oriented: int,
+    sum_hx: float,
+    sum_hy: float,
+    attracted: int,
+    att_x: float,
+    att_y: float,
+) -> FlockTerms:
     """Couzin et al. (2002): away from the neighbours in the zone of repulsion if any; else
     along the sum of the unit headings of those in the zone of orientation and the unit
     offsets to those beyond it (zone of attraction), turning at most max_turn_rate."""
@@ -168,3 +216,81 @@ def turn_change(speed: float, before: float, after: float, dt: float) -> tuple[f
         speed * (math.cos(after) - math.cos(before)) / dt,
         speed * (math.sin(after) - math.sin(before)) / dt,
     )
+
+
+@njit_no_refcount(cache=True, nogil=True)
+def separation(
+    params: FloatArray,
+    s: int,
+    at: tuple[float, float],
+    world: tuple[float, float, bool],
+    separated: int,
+    sep_x: float,
+    sep_y: float,
+) -> tuple[float, float]:
+    """The separation sum of a boid at `at` (from the world's lower-left corner; `world`:
+    width, height, wraps) with the walls' pushes added (where they count as neighbours),
+    as a mean where the species averages its separation."""
+    if int(params[s, P_WALLS]) == WALLS_NEIGHBOURS and not world[2]:
+        px, py, walls = walls_push(
+            at, world[0], world[1], params[s, P_SEPARATION], int(params[s, P_FALLOFF])
+        )
+        sep_x += px
+        sep_y += py
+        separated += walls
+    if int(params[s, P_COMBINE]) == COMBINE_MEAN and separated > 0:
+        return sep_x / separated, sep_y / separated
+    return sep_x, sep_y
+
+
+@njit_no_refcount(cache=True, nogil=True)
+def flocking(
+    params: FloatArray,
+    s: int,
+    style: int,
+    vx: float,
+    vy: float,
+    aligned: int,
+    count: int,
+    sep_x: float,
+    sep_y: float,
+    sum_vx: float,
+    sum_vy: float,
+    sum_dx: float,
+    sum_dy: float,
+) -> FlockTerms:
+    """The flocking terms of the `reynolds` or `accumulate` style."""
+    if style == STYLE_REYNOLDS:
+        return reynolds(
+            params, s, vx, vy, aligned, count, sep_x, sep_y, sum_vx, sum_vy, sum_dx, sum_dy
+        )
+    return accumulate(
+        params, s, vx, vy, aligned, count, sep_x, sep_y, sum_vx, sum_vy, sum_dx, sum_dy
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def walls_push(
+    at: tuple[float, float], width: float, height: float, radius: float, falloff: int
+) -> tuple[float, float, int]:
+    """The pushes of the walls nearer than `radius` to a boid at `at` (from the world's
+    lower-left corner), each a virtual boid at the foot of the perpendicular (as Narita's
+    Unity post on Boids has its walls), and how many there are."""
+    x, y = at
+    px = py = 0.0
+    count = 0
+    # Each wall by its inward normal (nx, ny) and the boid's distance to it.
+    for nx, ny, d in ((1.0, 0.0, x), (-1.0, 0.0, width - x), (0.0, 1.0, y),
+                      (0.0, -1.0, height - y)):  # fmt: skip
+        if d >= radius:
+            continue
+        count += 1
+        if d > 0.0:
+            fx, fy = push(-nx * d, -ny * d, d, radius, falloff)
+        elif falloff != FALLOFF_LINEAR:  # on the wall: straight back in, hard
+            fx, fy = nx * MAX_SEPARATION_FACTOR, ny * MAX_SEPARATION_FACTOR
+        else:
+            fx = fy = 0.0
+        px += fx
+        py += fy
+    return px, py, count

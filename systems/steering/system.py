@@ -8,8 +8,12 @@ from shoal.components.species import BOUNDARY_MODES
 from shoal.systems.core.step import Step
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import PARALLEL_MIN_BOIDS, run_chunks
+from shoal.systems.core.vision import cells_record
+from shoal.systems.flock.flock import Flock
 from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.steering.kernel import steer, steer_chunks, steer_in_order
+from shoal.systems.steering.records import StateRecord
+from shoal.systems.steering.route import rules_of
 
 HEAVY_SECONDS = 3.0e-4
 """A steering run that took longer than this was heavy (a school of a few hundred, or a dense
@@ -45,11 +49,11 @@ class SteeringSystem(FlockProcessor):
             self._run_in_order(step, goals)
             return
         started = time.perf_counter()
+        out = (store.accelerations, store.alarm, step.alarm_lead, step.targets, goals)
+        least = HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS
         run_chunks(
-            steer, n, tuple(cells), store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, step.dt, *flock.config.origin, store.accelerations, store.alarm,
-            step.alarm_lead, step.targets, goals,
-            min_rows=HEAVY_MIN_BOIDS if self._heavy else PARALLEL_MIN_BOIDS, native=steer_chunks,
+            steer, n, cells_record(cells), _state(flock), rules_of(table), step.dt,
+            *flock.config.origin, out, min_rows=least, native=steer_chunks,
         )  # fmt: skip
         self._heavy = time.perf_counter() - started > HEAVY_SECONDS
 
@@ -63,12 +67,16 @@ class SteeringSystem(FlockProcessor):
         )
         rank = np.empty_like(cells.row)
         rank[cells.row] = np.arange(len(cells.row))
-        world = (
-            BOUNDARY_MODES.index(config.boundary), config.width, config.height, config.margin,
-            config.wall_weight,
-        )  # fmt: skip
+        boundary = BOUNDARY_MODES.index(config.boundary)
+        world = (boundary, config.width, config.height, config.margin, config.wall_weight)
+        out = (store.accelerations, store.alarm, step.alarm_lead, step.targets, goals)
         steer_in_order(
-            moving, rank, store.cooldown, store.alarm_age, store.burst, table.params,
-            table.relations, step.dt, config.origin, self._noise(step), world,
-            store.accelerations, store.kept, store.alarm, step.alarm_lead, step.targets, goals,
+            cells_record(moving), rank, _state(flock), rules_of(table), step.dt, config.origin,
+            self._noise(step), world, store.kept, out,
         )  # fmt: skip
+
+
+def _state(flock: Flock) -> StateRecord:
+    """The store's per-boid state that the steering reads (`records.BoidState`)."""
+    store = flock.store
+    return store.cooldown, store.alarm_age, store.burst

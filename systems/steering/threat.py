@@ -32,9 +32,16 @@ the predator and closes behind it (the fountain effect)."""
 
 @numba.njit(cache=True, nogil=True)
 def flight(
-    dx: float, dy: float, d: float, wx: float, wy: float, vx: float, vy: float,
-    max_speed: float, row: int,
-) -> tuple[float, float]:  # fmt: skip
+    dx: float,
+    dy: float,
+    d: float,
+    wx: float,
+    wy: float,
+    vx: float,
+    vy: float,
+    max_speed: float,
+    row: int,
+) -> tuple[float, float]:
     """The flight from one predator at offset (dx, dy), moving at (wx, wy): a direction
     whose length grows as 1 / distance. Away from where the predator will be when it could
     reach us and, in front of it, sideways out of its path (`FOUNTAIN`)."""
@@ -65,10 +72,20 @@ def flight(
 
 @njit_no_refcount(cache=True, nogil=True)
 def fleeing(
-    params: FloatArray, s: int, vx: float, vy: float, threatened: bool, flee_x: float,
-    flee_y: float, before: float, alarm_seen: float, alarm_vx: float, alarm_vy: float,
-    bursting: bool, dt: float,
-) -> tuple[float, float, float]:  # fmt: skip
+    params: FloatArray,
+    s: int,
+    vx: float,
+    vy: float,
+    threatened: bool,
+    flee_x: float,
+    flee_y: float,
+    before: float,
+    alarm_seen: float,
+    alarm_vx: float,
+    alarm_vy: float,
+    bursting: bool,
+    dt: float,
+) -> tuple[float, float, float]:
     """Fleeing from a predator it senses (alarm 1), else with the alarmed flockmates whose
     alarm reached it; and its new alarm level (the old one fading, or what reached it)."""
     max_speed = params[s, P_MAX_SPEED]
