@@ -37,22 +37,25 @@ class MotionSystem(FlockProcessor):
         boundary = BOUNDARY_MODES.index(config.boundary)
         attractors = gather(Attractor, flock.species)
         with from_origin(store.positions, config):  # the kernels' world starts at (0, 0)
-            run_chunks(
-                move, n, store.positions, store.velocities, store.accelerations, store.kept,
-                store.species, flock.species.params, step.dt, boundary, config.width,
-                config.height, config.margin, config.wall_weight, self._noise(step),
-                store.alarm, self._alarm_before(step), self._alarm_lead(step),
-                store.alarm_age, store.burst, native=move_chunks,
-                native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-            )  # fmt: skip
+            bodies = (
+                store.positions,
+                store.velocities,
+                store.accelerations,
+                store.kept,
+                store.species,
+                store.alarm,
+                store.alarm_age,
+                store.burst,
+            )
+            walls = (boundary, config.width, config.height, config.margin, config.wall_weight)
+            clock = (step.dt, self._noise(step), self._alarm_before(step), self._alarm_lead(step))
+            records = (bodies, flock.species.params, walls, clock)
+            run_chunks(move, n, *records, native=move_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS)
             self._keep_apart(step, boundary)
             if len(attractors):
                 centres = attractors.positions - np.asarray(config.origin)
-                run_chunks(
-                    keep_out, n, store.positions, store.velocities, store.species, centres,
-                    attractors.inner, attractors.concerns, boundary, config.width,
-                    config.height,
-                )  # fmt: skip
+                pits = (centres, attractors.inner, attractors.concerns)
+                run_chunks(keep_out, n, bodies, pits, walls)
         store.version += 1
         flock.steps += 1
 
