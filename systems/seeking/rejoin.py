@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.linking import first_labels, linked
-from shoal.systems.core.maths import wrapped
+from shoal.systems.core.maths import World, wrapped
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     P_MAX_SPEED,
@@ -34,7 +34,7 @@ REJOIN_SHARE = 0.3
 
 def add_rejoining(
     positions: FloatArray, species: IntArray, params: FloatArray, calm: BoolArray,
-    world: tuple[bool, float, float], accelerations: FloatArray,
+    world: World, accelerations: FloatArray,
 ) -> None:  # fmt: skip
     """Add the rejoining pull of every calm boid of a species that rejoins to
     `accelerations` (rows as `positions`, which start at the world's corner; `world` is
@@ -55,10 +55,9 @@ def add_rejoining(
         centres = _centres(pos, school, first, sizes, wrap, width, height)
         strength = params[s, P_REJOIN_WEIGHT] * params[s, P_MAX_SPEED]
         pulls = np.zeros((len(rows), 2))
-        _pull_towards_schools(
-            pos, school, sizes.astype(np.float64), centres, calm[rows], REJOIN_SHARE,
-            params[s, P_REJOIN_RADIUS], strength, wrap, width, height, pulls,
-        )  # fmt: skip
+        schools = (school, sizes.astype(np.float64), centres)
+        pull = (REJOIN_SHARE, float(params[s, P_REJOIN_RADIUS]), float(strength))
+        _pull_towards_schools(pos, calm[rows], schools, pull, world, pulls)
         accelerations[rows] += pulls
 
 
@@ -91,12 +90,20 @@ def _centres(
 
 @njit_no_refcount(cache=True, nogil=True)
 def _pull_towards_schools(
-    pos: FloatArray, school: IntArray, sizes: FloatArray, centres: FloatArray, calm: BoolArray,
-    share: float, radius: float, strength: float, wrap: bool, width: float, height: float,
+    pos: FloatArray,
+    calm: BoolArray,
+    schools: tuple[IntArray, FloatArray, FloatArray],
+    pull: tuple[float, float, float],
+    world: World,
     pulls: FloatArray,
-) -> None:  # fmt: skip
+) -> None:
     """Each calm boid's pull (`strength` px/s²) towards the size-weighted offsets to the
-    centres of the other schools within `radius` at least `share` of its own school's size."""
+    centres of the other schools within `radius` at least `share` of its own school's size.
+    `schools` is each boid's school, each school's size and centre; `pull` is (share,
+    radius, strength)."""
+    school, sizes, centres = schools
+    share, radius, strength = pull
+    wrap, width, height = world
     r2 = radius * radius
     for i in range(pos.shape[0]):
         if not calm[i]:

@@ -116,19 +116,32 @@ class SeekingSystem(FlockProcessor):
         ]
         agents[0] = (*agents[0][:2], self._followers(), *agents[0][3:])
         order = step.cells.row if len(step.cells.row) == n else np.arange(n, dtype=np.int64)
+        space = (config.wraps, config.width, config.height, pool, *cell)
+        seekers = (
+            order,
+            store.positions,
+            store.velocities,
+            store.species,
+            store.wander,
+            store.burst,
+            store.accelerations,
+            store.alarm,
+            step.goals_for(n),
+        )
+        records = (seekers, table.params, space, *agents)
         run_chunks(
-            seek_agents, n, order, store.positions, store.velocities, store.species, table.params,
-            (config.wraps, config.width, config.height), *agents, (pool, *cell),
-            store.wander, store.burst, store.accelerations, store.alarm, step.goals_for(n),
-            native=seek_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-        )  # fmt: skip
+            seek_agents, n, *records, native=seek_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS
+        )
         if len(self.prey):
-            run_chunks(
-                pursue_prey, n, store.positions, store.velocities, store.species,
-                table.params, store.cooldown, config.wraps, config.width, config.height,
-                self.prey.positions, self.prey.velocities, self.prey.concerns, slots[4],
-                (pool, *cell), store.accelerations,
-            )  # fmt: skip
+            hunters = (
+                store.positions,
+                store.velocities,
+                store.species,
+                store.cooldown,
+                store.accelerations,
+            )
+            prey = _agents(self.prey, slots[4])
+            run_chunks(pursue_prey, n, hunters, table.params, space, prey)
 
     def _field_slots(self, nav: Navigator, grid: NavGrid | None) -> list[IntArray]:
         """Each agent's field slot (-1: none) for leaders, food, attractors, predators and
