@@ -172,11 +172,11 @@ class LifecycleSystem(FlockProcessor):
         cooldown)."""
         flock, store = self.flock, self.flock.store
         grid, params = flock.grid, flock.species.params
-        found, rows = reached_by(
-            agents.positions, agents.radius, agents.concerns, left, store.positions,
-            store.species, caught, store.cooldown, reach, farthest,
-            params[:, P_CATCH_COOLDOWN].copy(), (grid.order, grid.cell_start, grid.frame),
-        )  # fmt: skip
+        targets = (agents.positions, agents.radius, agents.concerns, left)
+        boids = (store.positions, store.species, caught, store.cooldown, reach)
+        rest = params[:, P_CATCH_COOLDOWN].copy()
+        cells = (grid.order, grid.cell_start, grid.frame)
+        found, rows = reached_by(targets, boids, farthest, rest, cells)
         return list(zip(found.tolist(), rows.tolist(), strict=True))
 
     def _move_food(self, dt: float) -> None:

@@ -82,11 +82,13 @@ def _copy_on_threads(
     flock: over threads)."""
     origin_x, origin_y, _, _, nx, ny, wrap, width, height = frame
     slots = empty_slots(len(store), nx * ny)
+    sorting = (order, cell_x, cell_y, ny)
+    columns = (store.positions, store.velocities, store.species, store.alarm)
+    torus = (wrap, origin_x, origin_y, width, height)
+    records, n = (sorting, columns, torus, slots), len(store)
     run_chunks(
-        gather_slots, len(store), order, cell_x, cell_y, ny, store.positions,
-        store.velocities, store.species, store.alarm, (wrap, origin_x, origin_y, width,
-        height), slots, native=gather_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-    )  # fmt: skip
+        gather_slots, n, *records, native=gather_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS
+    )
     mark_cells(0, nx * ny, cell_start, slots)  # reads in order: fast
     return slots
 
