@@ -284,22 +284,16 @@ def _sweep(
     In a torus the move is the short way round: cast once from s and once, in p's frame,
     from p less the move, so that obstacles at either side of the edge are met.
     """
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     boundary = world[0]
     dx, dy = _move(sx, sy, px, py, world)
     length = math.sqrt(dx * dx + dy * dy)
     if length == 0.0:
         return False, px, py, 0.0, 0.0
     ux, uy = dx / length, dy / length
-    t, nx, ny, o = first_hit(
-        shape_f, shape_i, seg, cell_start, cell_items, grid, sx, sy, ux, uy, length, 0.0
-    )
+    t, nx, ny, o = first_hit(geometry, sx, sy, ux, uy, length, 0.0)
     ox, oy = sx, sy
     if boundary == BOUNDARY_WRAP and (px - dx != sx or py - dy != sy):
-        t2, nx2, ny2, o2 = first_hit(
-            shape_f, shape_i, seg, cell_start, cell_items, grid, px - dx, py - dy, ux, uy,
-            length, 0.0,
-        )  # fmt: skip
+        t2, nx2, ny2, o2 = first_hit(geometry, px - dx, py - dy, ux, uy, length, 0.0)
         if o2 >= 0 and (o < 0 or t2 < t):
             t, nx, ny, o, ox, oy = t2, nx2, ny2, o2, px - dx, py - dy
     if o < 0 or t > length:
@@ -363,11 +357,7 @@ def _off_corner(
     speed = math.sqrt(vx * vx + vy * vy)
     if reach <= 0.0 or speed == 0.0:
         return vx, vy
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    t, mx, my, o = first_hit(
-        shape_f, shape_i, seg, cell_start, cell_items, grid, px, py, vx / speed, vy / speed,
-        reach, 0.0,
-    )  # fmt: skip
+    t, mx, my, o = first_hit(geometry, px, py, vx / speed, vy / speed, reach, 0.0)
     if o < 0 or t > reach:
         return vx, vy
     ax, ay = -ny, nx  # along the first face, away from the second

@@ -83,7 +83,7 @@ def avoid(
     accelerations: FloatArray,
 ) -> None:
     """Add the weighted obstacle avoidance of rows [first, last) to `accelerations`."""
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    shape_f = geometry[0]  # the shapes' boxes (`first_hit` reads the rest)
     for i in range(first, last):
         s = species[i]
         weight = params[s, P_OBSTACLE_WEIGHT]
@@ -95,9 +95,7 @@ def avoid(
         look = params[s, P_LOOK_AHEAD]
         reach = speed * look + margin
         x, y, hx, hy = positions[i, 0], positions[i, 1], vx / speed, vy / speed
-        t, nx, ny, o = first_hit(
-            shape_f, shape_i, seg, cell_start, cell_items, grid, x, y, hx, hy, reach, margin
-        )
+        t, nx, ny, o = first_hit(geometry, x, y, hx, hy, reach, margin)
         if o < 0:
             continue
         # --- steer sideways, harder the nearer the contact
