@@ -388,23 +388,26 @@ def _turned(hx: float, hy: float, ex: float, ey: float, speed: float) -> tuple[f
     return (hx * c - hy * s) * speed, (hx * s + hy * c) * speed
 
 
+Colliders = tuple[FloatArray, FloatArray, IntArray, FloatArray]
+"""The store's columns the collision kernel reads and writes: positions, velocities,
+species; and where each boid began the step (empty: the moves are not looked at)."""
+
+
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def push_out(
     first: int,
     last: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    boids: Colliders,
     params: FloatArray,
     geometry: Geometry,
     free: FloatArray,
-    start: FloatArray,
     world: World,
 ) -> int:
     """Stop every boid of rows [first, last) whose move from `start` (the positions when
     the step began; empty: do not look at the moves) entered an obstacle, and move every
     one inside an obstacle out of it, in place; returns how many it moved. The world
     (`World`) spans [left, left + width] × [bottom, bottom + height]."""
+    positions, velocities, species, start = boids
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     swept = start.shape[0] == positions.shape[0]
     moved = 0
@@ -445,13 +448,10 @@ def push_out_chunks(
     workers: int,
     chunks: int,
     n: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    boids: Colliders,
     params: FloatArray,
     geometry: Geometry,
     free: FloatArray,
-    start: FloatArray,
     world: World,
 ) -> int:
     """`push_out` over rows [0, n) in `chunks` chunks on `workers` of numba's threads (see
@@ -459,8 +459,6 @@ def push_out_chunks(
     moved = 0
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
-            moved += push_out(
-                n * k // chunks, n * (k + 1) // chunks, positions, velocities, species, params,
-                geometry, free, start, world,
-            )  # fmt: skip
+            first, last = n * k // chunks, n * (k + 1) // chunks
+            moved += push_out(first, last, boids, params, geometry, free, world)
     return moved
