@@ -22,7 +22,7 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
-Bodies = tuple[
+Movers = tuple[
     FloatArray, FloatArray, FloatArray, FloatArray, IntArray, FloatArray, FloatArray, FloatArray
 ]
 """The store's columns the motion kernel reads and writes: positions, velocities,
@@ -35,7 +35,7 @@ reached it (empty: none)."""
 
 @njit_no_refcount(cache=True, nogil=True)
 def move(
-    first: int, last: int, bodies: Bodies, params: FloatArray, walls: Walls, clock: Clock
+    first: int, last: int, movers: Movers, params: FloatArray, walls: Walls, clock: Clock
 ) -> None:
     """Advance rows [first, last) by one step of `clock`'s dt seconds, in place.
 
@@ -43,7 +43,7 @@ def move(
     species that keeps it move under that plus this step's, and keep the sum. `alarm` is the
     level now (`Clock` has the level the step began with).
     """
-    positions, velocities, accelerations, kept, species, alarm, alarm_age, burst = bodies
+    positions, velocities, accelerations, kept, species, alarm, alarm_age, burst = movers
     dt, noise, alarm_before, alarm_lead = clock
     noisy = noise.shape[0] > 0
     led = alarm_lead.shape[0] > 0
@@ -74,7 +74,7 @@ def move_chunks(
     workers: int,
     chunks: int,
     n: int,
-    bodies: Bodies,
+    movers: Movers,
     params: FloatArray,
     walls: Walls,
     clock: Clock,
@@ -84,7 +84,7 @@ def move_chunks(
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
             first, last = n * k // chunks, n * (k + 1) // chunks
-            move(first, last, bodies, params, walls, clock)
+            move(first, last, movers, params, walls, clock)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -104,10 +104,10 @@ draws."""
 
 
 @njit_no_refcount(cache=True, nogil=True)
-def keep_out(first: int, last: int, bodies: Bodies, pits: Pits, walls: Walls) -> None:
+def keep_out(first: int, last: int, movers: Movers, pits: Pits, walls: Walls) -> None:
     """Put rows [first, last) found inside the dead radius of an attractor that draws them
     back on its rim, their velocity into it removed (they slide round it)."""
-    positions, velocities, _, _, species, _, _, _ = bodies
+    positions, velocities, _, _, species, _, _, _ = movers
     centres, dead, draws = pits
     boundary, width, height, _, _ = walls
     wrap = boundary == BOUNDARY_WRAP
