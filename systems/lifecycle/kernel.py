@@ -158,19 +158,11 @@ def reached_by(
 
 @numba.njit(cache=True, nogil=True)
 def boids_near(
-    cell_start: IntArray,
-    nx: int,
-    ny: int,
-    origin_x: float,
-    origin_y: float,
-    cell_w: float,
-    cell_h: float,
-    wrap: bool,
-    points: FloatArray,
-    reach: FloatArray,
+    cell_start: IntArray, frame: GridFrame, points: FloatArray, reach: FloatArray
 ) -> BoolArray:
     """`maybe_reached` on the grid's numbers (see there): a summed-area table of the cells'
     counts, then one look-up a point (numpy's two dozen calls cost ~50 µs a step)."""
+    origin_x, origin_y, cell_w, cell_h, nx, ny, wrap, _, _ = frame
     table = np.zeros((nx + 1, ny + 1), np.int64)
     for cx in range(nx):
         for cy in range(ny):

@@ -73,9 +73,15 @@ class LifecycleSystem(FlockProcessor):
             return []
         config = flock.config
         hunters, prey = find_catches(
-            store.positions, store.species, flock.species.params, store.cooldown,
-            step.targets, config.wraps, config.width, config.height,
-        )  # fmt: skip
+            store.positions,
+            store.species,
+            flock.species.params,
+            store.cooldown,
+            step.targets,
+            config.wraps,
+            config.width,
+            config.height,
+        )
         for hunter, victim in zip(hunters.tolist(), prey.tolist(), strict=True):
             store.cooldown[hunter] = flock.species.params[store.species[hunter], P_CATCH_COOLDOWN]
             self._report_catch(victim, int(store.entities[hunter]))
@@ -235,8 +241,6 @@ def maybe_reached(grid: Grid, points: FloatArray, reach: FloatArray) -> BoolArra
     every point with a summed-area table of the cells' counts)."""
     if len(points) == 0:
         return np.zeros(0, bool)
-    return boids_near(
-        grid.cell_start, grid.nx, grid.ny, grid.origin_x, grid.origin_y, grid.cell_w,
-        grid.cell_h, grid.wrap, np.ascontiguousarray(points, np.float64),
-        np.ascontiguousarray(reach, np.float64),
-    )  # fmt: skip
+    points = np.ascontiguousarray(points, np.float64)
+    reach = np.ascontiguousarray(reach, np.float64)
+    return boids_near(grid.cell_start, grid.frame, points, reach)
