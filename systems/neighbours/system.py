@@ -68,16 +68,26 @@ def _copy_in_one_call(
     order, cell_start = np.empty(n, np.int64), np.empty(cells + 1, np.int64)
     slots = empty_slots(n, cells)
     crowd = fill_slots(
-        store.positions, store.velocities, store.species, store.alarm, frame, order,
-        cell_start, slots,
-    )  # fmt: skip
+        store.positions,
+        store.velocities,
+        store.species,
+        store.alarm,
+        frame,
+        order,
+        cell_start,
+        slots,
+    )
     return order, cell_start, slots, crowd
 
 
 def _copy_on_threads(
-    store: FlockStore, frame: GridFrame, cell_x: IntArray, cell_y: IntArray, order: IntArray,
+    store: FlockStore,
+    frame: GridFrame,
+    cell_x: IntArray,
+    cell_y: IntArray,
+    order: IntArray,
     cell_start: IntArray,
-) -> Slots:  # fmt: skip
+) -> Slots:
     """The slots of boids sorted into cells (`sort_into_cells`), copied in chunks (a large
     flock: over threads)."""
     origin_x, origin_y, _, _, nx, ny, wrap, width, height = frame

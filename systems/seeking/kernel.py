@@ -113,8 +113,16 @@ def seek_agents(
     torus = (width, height, inv_w, inv_h)
     leader_pos, leader_vel, followers, _, _, _, leads, leader_slot = leaders
     food_pos, _, food_radius, _, _, food_slowing, feeds, food_slot = food
-    (attractor_pos, _, attractor_radius, attractor_dead, attractor_weight, attractor_slowing,
-     draws, attractor_slot) = attractors  # fmt: skip
+    (
+        attractor_pos,
+        _,
+        attractor_radius,
+        attractor_dead,
+        attractor_weight,
+        attractor_slowing,
+        draws,
+        attractor_slot,
+    ) = attractors
     predator_pos, predator_vel, _, _, _, _, scares, _ = predators
     for k in range(first, last):
         i = order[k]
@@ -330,9 +338,14 @@ def _follow(
     out = math.sqrt(tx * tx + ty * ty)
     inside = 0.0 if out <= room else (out - room) / out
     return arrive(
-        tx * inside, ty * inside, MATCH_RATE * (vx - lvx), MATCH_RATE * (vy - lvy), max_speed,
-        max_force, max(behind, 1.0),
-    )  # fmt: skip
+        tx * inside,
+        ty * inside,
+        MATCH_RATE * (vx - lvx),
+        MATCH_RATE * (vy - lvy),
+        max_speed,
+        max_force,
+        max(behind, 1.0),
+    )
 
 
 @njit_no_refcount(cache=True)

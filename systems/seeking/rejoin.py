@@ -33,9 +33,13 @@ REJOIN_SHARE = 0.3
 
 
 def add_rejoining(
-    positions: FloatArray, species: IntArray, params: FloatArray, calm: BoolArray,
-    world: World, accelerations: FloatArray,
-) -> None:  # fmt: skip
+    positions: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    calm: BoolArray,
+    world: World,
+    accelerations: FloatArray,
+) -> None:
     """Add the rejoining pull of every calm boid of a species that rejoins to
     `accelerations` (rows as `positions`, which start at the world's corner; `world` is
     (wraps, width, height))."""
@@ -70,9 +74,14 @@ def _link(params: FloatArray, s: int) -> float:
 
 @numba.njit(cache=True, nogil=True)
 def _centres(
-    pos: FloatArray, school: IntArray, first: IntArray, sizes: IntArray, wrap: bool,
-    width: float, height: float,
-) -> FloatArray:  # fmt: skip
+    pos: FloatArray,
+    school: IntArray,
+    first: IntArray,
+    sizes: IntArray,
+    wrap: bool,
+    width: float,
+    height: float,
+) -> FloatArray:
     """Each school's centre: its first fish (`first`, by school) plus the mean offset to its
     fish (the short way round a torus, so that a school across the world's edge is not
     centred in the middle)."""

@@ -89,10 +89,13 @@ class SeekingSystem(FlockProcessor):
         n = len(store)
         if n and self._rejoins():
             add_rejoining(
-                store.positions - np.asarray(config.origin), store.species, table.params,
-                store.alarm <= 0.0, (config.wraps, config.width, config.height),
+                store.positions - np.asarray(config.origin),
+                store.species,
+                table.params,
+                store.alarm <= 0.0,
+                (config.wraps, config.width, config.height),
                 store.accelerations,
-            )  # fmt: skip
+            )
         if n == 0 or not ((present and self._any_agents()) or self._wanders()):
             return
         self._drift_wander(step.dt)
@@ -199,9 +202,13 @@ class SeekingSystem(FlockProcessor):
 
     @staticmethod
     def _slots(
-        nav: Navigator, grid: NavGrid, kind: AgentArrays, wanted: BoolArray, limits: FloatArray,
+        nav: Navigator,
+        grid: NavGrid,
+        kind: AgentArrays,
+        wanted: BoolArray,
+        limits: FloatArray,
         until: IntArray | None = None,
-    ) -> IntArray:  # fmt: skip
+    ) -> IntArray:
         slots = np.full(len(kind), -1, np.int64)
         wanted = wanted & (limits > 0.0)  # sensed from nowhere (a range of 0): no field
         if wanted.any():
@@ -210,8 +217,12 @@ class SeekingSystem(FlockProcessor):
 
     def _any_agents(self) -> bool:
         kinds: tuple[AgentArrays, ...] = (
-            self.leaders, self.food, self.attractors, self.predators, self.prey,
-        )  # fmt: skip
+            self.leaders,
+            self.food,
+            self.attractors,
+            self.predators,
+            self.prey,
+        )
         return any(len(kind) for kind in kinds)
 
     def _rejoins(self) -> bool:
@@ -248,5 +259,13 @@ _KINDS: frozenset[type[Any]] = frozenset((Leader, Food, Attractor, Predator, Pre
 
 def _agents(kind: AgentArrays, slots: IntArray) -> Agents:
     """One kind of agent as the kernel reads it (see `seek_agents`)."""
-    return (kind.positions, kind.velocities, kind.radius, kind.inner, kind.weight,
-            kind.slowing, kind.concerns, slots)  # fmt: skip
+    return (
+        kind.positions,
+        kind.velocities,
+        kind.radius,
+        kind.inner,
+        kind.weight,
+        kind.slowing,
+        kind.concerns,
+        slots,
+    )
