@@ -388,9 +388,10 @@ def _turned(hx: float, hy: float, ex: float, ey: float, speed: float) -> tuple[f
     return (hx * c - hy * s) * speed, (hx * s + hy * c) * speed
 
 
-Colliders = tuple[FloatArray, FloatArray, IntArray, FloatArray]
+Colliders = tuple[FloatArray, FloatArray, IntArray]
 """The store's columns the collision kernel reads and writes: positions, velocities,
-species; and where each boid began the step (empty: the moves are not looked at)."""
+species. Where each boid began the step (`start`) stays apart: in this record it made the
+kernel 4 × slower (2,000 boids among the benchmark's obstacles: 0.40 against 0.10 ms)."""
 
 
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
@@ -401,13 +402,14 @@ def push_out(
     params: FloatArray,
     geometry: Geometry,
     free: FloatArray,
+    start: FloatArray,
     world: World,
 ) -> int:
     """Stop every boid of rows [first, last) whose move from `start` (the positions when
     the step began; empty: do not look at the moves) entered an obstacle, and move every
     one inside an obstacle out of it, in place; returns how many it moved. The world
     (`World`) spans [left, left + width] × [bottom, bottom + height]."""
-    positions, velocities, species, start = boids
+    positions, velocities, species = boids
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     swept = start.shape[0] == positions.shape[0]
     moved = 0
@@ -452,6 +454,7 @@ def push_out_chunks(
     params: FloatArray,
     geometry: Geometry,
     free: FloatArray,
+    start: FloatArray,
     world: World,
 ) -> int:
     """`push_out` over rows [0, n) in `chunks` chunks on `workers` of numba's threads (see
@@ -460,5 +463,5 @@ def push_out_chunks(
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
             first, last = n * k // chunks, n * (k + 1) // chunks
-            moved += push_out(first, last, boids, params, geometry, free, world)
+            moved += push_out(first, last, boids, params, geometry, free, start, world)
     return moved
