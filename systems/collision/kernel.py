@@ -284,22 +284,16 @@ def _sweep(
     In a torus the move is the short way round: cast once from s and once, in p's frame,
     from p less the move, so that obstacles at either side of the edge are met.
     """
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     boundary = world[0]
     dx, dy = _move(sx, sy, px, py, world)
     length = math.sqrt(dx * dx + dy * dy)
     if length == 0.0:
         return False, px, py, 0.0, 0.0
     ux, uy = dx / length, dy / length
-    t, nx, ny, o = first_hit(
-        shape_f, shape_i, seg, cell_start, cell_items, grid, sx, sy, ux, uy, length, 0.0
-    )
+    t, nx, ny, o = first_hit(geometry, sx, sy, ux, uy, length, 0.0)
     ox, oy = sx, sy
     if boundary == BOUNDARY_WRAP and (px - dx != sx or py - dy != sy):
-        t2, nx2, ny2, o2 = first_hit(
-            shape_f, shape_i, seg, cell_start, cell_items, grid, px - dx, py - dy, ux, uy,
-            length, 0.0,
-        )  # fmt: skip
+        t2, nx2, ny2, o2 = first_hit(geometry, px - dx, py - dy, ux, uy, length, 0.0)
         if o2 >= 0 and (o < 0 or t2 < t):
             t, nx, ny, o, ox, oy = t2, nx2, ny2, o2, px - dx, py - dy
     if o < 0 or t > length:
@@ -363,11 +357,7 @@ def _off_corner(
     speed = math.sqrt(vx * vx + vy * vy)
     if reach <= 0.0 or speed == 0.0:
         return vx, vy
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
-    t, mx, my, o = first_hit(
-        shape_f, shape_i, seg, cell_start, cell_items, grid, px, py, vx / speed, vy / speed,
-        reach, 0.0,
-    )  # fmt: skip
+    t, mx, my, o = first_hit(geometry, px, py, vx / speed, vy / speed, reach, 0.0)
     if o < 0 or t > reach:
         return vx, vy
     ax, ay = -ny, nx  # along the first face, away from the second
@@ -398,13 +388,17 @@ def _turned(hx: float, hy: float, ex: float, ey: float, speed: float) -> tuple[f
     return (hx * c - hy * s) * speed, (hx * s + hy * c) * speed
 
 
+Colliders = tuple[FloatArray, FloatArray, IntArray]
+"""The store's columns the collision kernel reads and writes: positions, velocities,
+species. Where each boid began the step (`start`) stays apart: in this record it made the
+kernel 4 × slower (2,000 boids among the benchmark's obstacles: 0.40 against 0.10 ms)."""
+
+
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def push_out(
     first: int,
     last: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    boids: Colliders,
     params: FloatArray,
     geometry: Geometry,
     free: FloatArray,
@@ -415,6 +409,7 @@ def push_out(
     the step began; empty: do not look at the moves) entered an obstacle, and move every
     one inside an obstacle out of it, in place; returns how many it moved. The world
     (`World`) spans [left, left + width] × [bottom, bottom + height]."""
+    positions, velocities, species = boids
     shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     swept = start.shape[0] == positions.shape[0]
     moved = 0
@@ -455,9 +450,7 @@ def push_out_chunks(
     workers: int,
     chunks: int,
     n: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    boids: Colliders,
     params: FloatArray,
     geometry: Geometry,
     free: FloatArray,
@@ -469,8 +462,6 @@ def push_out_chunks(
     moved = 0
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
-            moved += push_out(
-                n * k // chunks, n * (k + 1) // chunks, positions, velocities, species, params,
-                geometry, free, start, world,
-            )  # fmt: skip
+            first, last = n * k // chunks, n * (k + 1) // chunks
+            moved += push_out(first, last, boids, params, geometry, free, start, world)
     return moved

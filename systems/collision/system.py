@@ -46,14 +46,15 @@ class CollisionSystem(FlockProcessor):
             return
         free = field.free if field.free is not None else np.zeros((0, 2))
         start = step.start if step.layout == store.layout else np.zeros((0, 2))
-        self.pushed = sum(
-            run_chunks(
-                push_out, len(store), store.positions, store.velocities, store.species,
-                flock.species.params, field.geometry, free, start,
-                (BOUNDARY_MODES.index(config.boundary), float(config.width),
-                 float(config.height), float(config.left), float(config.bottom)),
-                native=push_out_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-            )
-        )  # fmt: skip
+        boids = (store.positions, store.velocities, store.species)
+        boundary = BOUNDARY_MODES.index(config.boundary)
+        left, bottom = float(config.left), float(config.bottom)
+        world = (boundary, float(config.width), float(config.height), left, bottom)
+        records = (boids, flock.species.params, field.geometry, free, start, world)
+        n = len(store)
+        moved = run_chunks(
+            push_out, n, *records, native=push_out_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS
+        )
+        self.pushed = sum(moved)
         if self.pushed:
             store.version += 1

@@ -46,6 +46,9 @@ constant (water drag), instead of stopping short in one step."""
 
 Motion = tuple[float, float, float, float]
 """x, y, vx, vy after the step."""
+Walls = tuple[int, float, float, float, float]
+"""The world as a boid's motion meets it: its boundary (an index of `BOUNDARY_MODES`),
+width and height, and the walls' margin and weight (a contain world's push)."""
 
 
 def draw_noise(
@@ -153,17 +156,15 @@ def advance(
     dt: float,
     burst: float,
     noise: float,
-    boundary: int,
-    width: float,
-    height: float,
-    margin: float,
-    wall_weight: float,
+    *walls: *Walls,
 ) -> Motion:
     """One boid's motion over `dt` seconds under acceleration (ax, ay) (see module docstring).
 
     `burst`: the boid's burst state (> 0: seconds of burst left; < 0: spent; 0: none).
     `noise`: the random turn of this step, in radians (already scaled by √dt).
+    `walls`: the world (`Walls`), as a record (``*walls``) or its five numbers.
     """
+    boundary, width, height, margin, wall_weight = walls
     min_speed = params[s, P_MIN_SPEED]
     max_speed = params[s, P_MAX_SPEED]
     # --- walls and cruise speed

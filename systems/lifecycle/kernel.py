@@ -6,7 +6,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.grid import GridFrame, rows_within
-from shoal.systems.core.maths import wrap_offset
+from shoal.systems.core.maths import World, wrap_offset
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import P_CATCH_RADIUS
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
@@ -59,29 +59,32 @@ def cool_down(cooldown: FloatArray, dt: float) -> None:
             cooldown[i] = max(cooldown[i] - dt, 0.0)
 
 
+Catchers = tuple[FloatArray, IntArray, BoolArray, FloatArray, FloatArray]
+"""The boids that may reach an agent: their positions, species, whether each is taken
+(caught this step) and its cooldown; and each species' reach (-inf: it never reaches one)."""
+Targets = tuple[FloatArray, FloatArray, BoolArray, IntArray]
+"""The agents boids reach: positions, radius, which species each concerns, and how many boids
+may still reach each (0: it is not asked)."""
+
+
 @numba.njit(cache=True, nogil=True)
 def nearest_reaching(
     rows: IntArray,
-    positions: FloatArray,
-    species: IntArray,
+    boids: Catchers,
+    agent: tuple[float, float, float],
     concerned: BoolArray,
-    taken: BoolArray,
-    cooldown: FloatArray,
-    x: float,
-    y: float,
-    radius: float,
-    reach: FloatArray,
     most: int,
-    wrap: bool,
-    width: float,
-    height: float,
+    world: World,
 ) -> IntArray:
-    """The boids among `rows` (ascending) that reach an agent at (x, y) of `radius` (food
-    they bite, prey they catch) this step, nearest first (ties: the lower row), at most
-    `most`. A boid reaches it if its species is `concerned`, it is not `taken` (caught this
-    step), it rests no longer (`cooldown` 0) and it is within the agent's radius plus its
-    species' `reach`. One call per agent: the numpy steps and the Python test per boid it
-    replaces cost ~25 µs a pellet."""
+    """The boids among `rows` (ascending) that reach an agent at (x, y) of `radius`
+    (`agent`: food they bite, prey they catch) this step, nearest first (ties: the lower
+    row), at most `most`. A boid reaches it if its species is `concerned`, it is not
+    `taken` (caught this step), it rests no longer (`cooldown` 0) and it is within the
+    agent's radius plus its species' `reach`. One call per agent: the numpy steps and the
+    Python test per boid it replaces cost ~25 µs a pellet."""
+    positions, species, taken, cooldown, reach = boids
+    x, y, radius = agent
+    wrap, width, height = world
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0
     n = rows.shape[0]
@@ -116,15 +119,8 @@ def nearest_reaching(
 
 @numba.njit(cache=True, nogil=True)
 def reached_by(
-    agent_positions: FloatArray,
-    agent_radius: FloatArray,
-    agent_concerns: BoolArray,
-    left: IntArray,
-    positions: FloatArray,
-    species: IntArray,
-    taken: BoolArray,
-    cooldown: FloatArray,
-    reach: FloatArray,
+    targets: Targets,
+    boids: Catchers,
     farthest: float,
     rest: FloatArray,
     grid: tuple[IntArray, IntArray, GridFrame],
@@ -136,8 +132,10 @@ def reached_by(
     `rest`), so a later agent of the step sees it resting. Returns the agent and the row of
     each, in the order they happen (one call for every agent: a grid query and a compiled
     call from Python cost ~18 µs a pellet within a step)."""
+    agent_positions, agent_radius, agent_concerns, left = targets
+    positions, species, _, cooldown, _ = boids
     order, cell_start, frame = grid
-    wrap, width, height = frame[6], frame[7], frame[8]
+    world = (frame[6], frame[7], frame[8])
     agents = np.empty(8, np.int64)
     rows_of = np.empty(8, np.int64)
     count = 0
@@ -146,10 +144,8 @@ def reached_by(
             continue
         x, y, radius = agent_positions[k, 0], agent_positions[k, 1], agent_radius[k]
         rows = rows_within(positions, order, cell_start, frame, x, y, radius + farthest)
-        chosen = nearest_reaching(
-            rows, positions, species, agent_concerns[k], taken, cooldown, x, y, radius, reach,
-            left[k], wrap, width, height,
-        )  # fmt: skip
+        agent = (x, y, radius)
+        chosen = nearest_reaching(rows, boids, agent, agent_concerns[k], left[k], world)
         for row in chosen:
             if count == agents.shape[0]:  # room for twice as many
                 agents = np.concatenate((agents, np.empty(count, np.int64)))
@@ -162,19 +158,11 @@ def reached_by(
 
 @numba.njit(cache=True, nogil=True)
 def boids_near(
-    cell_start: IntArray,
-    nx: int,
-    ny: int,
-    origin_x: float,
-    origin_y: float,
-    cell_w: float,
-    cell_h: float,
-    wrap: bool,
-    points: FloatArray,
-    reach: FloatArray,
+    cell_start: IntArray, frame: GridFrame, points: FloatArray, reach: FloatArray
 ) -> BoolArray:
     """`maybe_reached` on the grid's numbers (see there): a summed-area table of the cells'
     counts, then one look-up a point (numpy's two dozen calls cost ~50 µs a step)."""
+    origin_x, origin_y, cell_w, cell_h, nx, ny, wrap, _, _ = frame
     table = np.zeros((nx + 1, ny + 1), np.int64)
     for cx in range(nx):
         for cy in range(ny):

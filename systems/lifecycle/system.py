@@ -73,9 +73,15 @@ class LifecycleSystem(FlockProcessor):
             return []
         config = flock.config
         hunters, prey = find_catches(
-            store.positions, store.species, flock.species.params, store.cooldown,
-            step.targets, config.wraps, config.width, config.height,
-        )  # fmt: skip
+            store.positions,
+            store.species,
+            flock.species.params,
+            store.cooldown,
+            step.targets,
+            config.wraps,
+            config.width,
+            config.height,
+        )
         for hunter, victim in zip(hunters.tolist(), prey.tolist(), strict=True):
             store.cooldown[hunter] = flock.species.params[store.species[hunter], P_CATCH_COOLDOWN]
             self._report_catch(victim, int(store.entities[hunter]))
@@ -172,11 +178,11 @@ class LifecycleSystem(FlockProcessor):
         cooldown)."""
         flock, store = self.flock, self.flock.store
         grid, params = flock.grid, flock.species.params
-        found, rows = reached_by(
-            agents.positions, agents.radius, agents.concerns, left, store.positions,
-            store.species, caught, store.cooldown, reach, farthest,
-            params[:, P_CATCH_COOLDOWN].copy(), (grid.order, grid.cell_start, grid.frame),
-        )  # fmt: skip
+        targets = (agents.positions, agents.radius, agents.concerns, left)
+        boids = (store.positions, store.species, caught, store.cooldown, reach)
+        rest = params[:, P_CATCH_COOLDOWN].copy()
+        cells = (grid.order, grid.cell_start, grid.frame)
+        found, rows = reached_by(targets, boids, farthest, rest, cells)
         return list(zip(found.tolist(), rows.tolist(), strict=True))
 
     def _move_food(self, dt: float) -> None:
@@ -235,8 +241,6 @@ def maybe_reached(grid: Grid, points: FloatArray, reach: FloatArray) -> BoolArra
     every point with a summed-area table of the cells' counts)."""
     if len(points) == 0:
         return np.zeros(0, bool)
-    return boids_near(
-        grid.cell_start, grid.nx, grid.ny, grid.origin_x, grid.origin_y, grid.cell_w,
-        grid.cell_h, grid.wrap, np.ascontiguousarray(points, np.float64),
-        np.ascontiguousarray(reach, np.float64),
-    )  # fmt: skip
+    points = np.ascontiguousarray(points, np.float64)
+    reach = np.ascontiguousarray(reach, np.float64)
+    return boids_near(grid.cell_start, grid.frame, points, reach)

@@ -23,6 +23,7 @@ from shoal.systems.core.maths import wrap_offset
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import P_PERSONAL_SPACE, RELATION_FLOCK
 from shoal.systems.core.store import FloatArray, IntArray
+from shoal.systems.motion.kernel import Movers
 
 PASSES = 2
 """Passes a step: one leaves a crowd pressed by a strong pull a fifth inside its personal
@@ -65,9 +66,7 @@ def scratch(n: int) -> tuple[Scratch, Grid]:
 
 @njit_no_refcount(cache=True, nogil=True)
 def keep_apart(
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    movers: Movers,
     params: FloatArray,
     relations: IntArray,
     world: tuple[int, float, float],
@@ -80,6 +79,7 @@ def keep_apart(
     """Part the flockmates closer than their personal space, in up to `PASSES` passes;
     returns how many boids touched another. `world`: boundary, width, height (positions
     from (0, 0)); `reach`: the largest personal space (`space`)."""
+    positions, velocities, _, _, species, _, _, _ = movers
     n = positions.shape[0]
     cell, start, order, slot, touched, near, near_species = grid
     for i in range(n):

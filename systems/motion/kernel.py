@@ -11,7 +11,7 @@ import math
 import numba
 
 from shoal.systems.core.config import BOUNDARY_WRAP
-from shoal.systems.core.integrate import advance, bounded, moving_acceleration
+from shoal.systems.core.integrate import Walls, advance, bounded, moving_acceleration
 from shoal.systems.core.maths import wrap_offset
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
@@ -22,38 +22,29 @@ from shoal.systems.core.species_table import (
 )
 from shoal.systems.core.store import BoolArray, FloatArray, IntArray
 
+Movers = tuple[
+    FloatArray, FloatArray, FloatArray, FloatArray, IntArray, FloatArray, FloatArray, FloatArray
+]
+"""The store's columns the motion kernel reads and writes: positions, velocities,
+accelerations, kept (`ACCELERATIONS`), species, alarm, alarm age, burst."""
+Clock = tuple[float, FloatArray, FloatArray, FloatArray]
+"""The step's own numbers: dt (seconds), each row's random turn (radians; empty: none), its
+alarm level when the step began, and how long before the step's end a flockmate's alarm
+reached it (empty: none)."""
+
 
 @njit_no_refcount(cache=True, nogil=True)
 def move(
-    first: int,
-    last: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    accelerations: FloatArray,
-    kept: FloatArray,
-    species: IntArray,
-    params: FloatArray,
-    dt: float,
-    boundary: int,
-    width: float,
-    height: float,
-    margin: float,
-    wall_weight: float,
-    noise: FloatArray,
-    alarm: FloatArray,
-    alarm_before: FloatArray,
-    alarm_lead: FloatArray,
-    alarm_age: FloatArray,
-    burst: FloatArray,
+    first: int, last: int, movers: Movers, params: FloatArray, walls: Walls, clock: Clock
 ) -> None:
-    """Advance rows [first, last) by one step of `dt` seconds, in place.
+    """Advance rows [first, last) by one step of `clock`'s dt seconds, in place.
 
     `kept` is the acceleration each row kept from the last step (`ACCELERATIONS`): rows of a
-    species that keeps it move under that plus this step's, and keep the sum. `noise` holds
-    each row's random turn this step (radians; empty: none). `alarm_before` is each row's
-    alarm level when the step began, `alarm` the level now, `alarm_lead` how long before
-    the step's end a flockmate's alarm reached it (empty: none).
+    species that keeps it move under that plus this step's, and keep the sum. `alarm` is the
+    level now (`Clock` has the level the step began with).
     """
+    positions, velocities, accelerations, kept, species, alarm, alarm_age, burst = movers
+    dt, noise, alarm_before, alarm_lead = clock
     noisy = noise.shape[0] > 0
     led = alarm_lead.shape[0] > 0
     for i in range(first, last):
@@ -62,11 +53,10 @@ def move(
         ax, ay = moving_acceleration(s, params, accelerations, kept, i)
         if int(params[s, P_ACCELERATION]) == ACCELERATION_KEPT:
             kept[i, 0], kept[i, 1] = ax, ay
-        x, y, vx, vy = advance(
-            positions[i, 0], positions[i, 1], velocities[i, 0], velocities[i, 1], ax, ay, s,
-            params, dt, burst[i], noise[i] if noisy else 0.0, boundary, width, height, margin,
-            wall_weight,
-        )  # fmt: skip
+        turn = noise[i] if noisy else 0.0
+        x, y = positions[i, 0], positions[i, 1]
+        vx, vy = velocities[i, 0], velocities[i, 1]
+        x, y, vx, vy = advance(x, y, vx, vy, ax, ay, s, params, dt, burst[i], turn, *walls)
         positions[i, 0], positions[i, 1] = x, y
         velocities[i, 0], velocities[i, 1] = vx, vy
         if burst[i] > 0.0:  # run down; then spent until the boid is calm again
@@ -84,34 +74,17 @@ def move_chunks(
     workers: int,
     chunks: int,
     n: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    accelerations: FloatArray,
-    kept: FloatArray,
-    species: IntArray,
+    movers: Movers,
     params: FloatArray,
-    dt: float,
-    boundary: int,
-    width: float,
-    height: float,
-    margin: float,
-    wall_weight: float,
-    noise: FloatArray,
-    alarm: FloatArray,
-    alarm_before: FloatArray,
-    alarm_lead: FloatArray,
-    alarm_age: FloatArray,
-    burst: FloatArray,
+    walls: Walls,
+    clock: Clock,
 ) -> None:
     """`move` over rows [0, n) in `chunks` chunks on `workers` of numba's threads (see
     `core/threads.py`)."""
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
-            move(
-                n * k // chunks, n * (k + 1) // chunks, positions, velocities, accelerations,
-                kept, species, params, dt, boundary, width, height, margin, wall_weight, noise,
-                alarm, alarm_before, alarm_lead, alarm_age, burst,
-            )  # fmt: skip
+            first, last = n * k // chunks, n * (k + 1) // chunks
+            move(first, last, movers, params, walls, clock)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -125,22 +98,18 @@ def _burst(state: float, alarm: float, factor: float, duration: float) -> float:
     return state
 
 
+Pits = tuple[FloatArray, FloatArray, BoolArray]
+"""The attractors' centres (from the world's corner), dead radii, and which species each
+draws."""
+
+
 @njit_no_refcount(cache=True, nogil=True)
-def keep_out(
-    first: int,
-    last: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
-    centres: FloatArray,
-    dead: FloatArray,
-    draws: BoolArray,
-    boundary: int,
-    width: float,
-    height: float,
-) -> None:
+def keep_out(first: int, last: int, movers: Movers, pits: Pits, walls: Walls) -> None:
     """Put rows [first, last) found inside the dead radius of an attractor that draws them
     back on its rim, their velocity into it removed (they slide round it)."""
+    positions, velocities, _, _, species, _, _, _ = movers
+    centres, dead, draws = pits
+    boundary, width, height, _, _ = walls
     wrap = boundary == BOUNDARY_WRAP
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0

@@ -36,9 +36,11 @@ class from_origin:
             self._positions[:, 1] -= self._bottom
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None,
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
         trace: TracebackType | None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         if self._left != 0.0 or self._bottom != 0.0:
             self._positions[:, 0] += self._left
             self._positions[:, 1] += self._bottom

@@ -10,7 +10,7 @@ from shoal.systems.core.threads import LIGHT_NATIVE_MIN_ROWS, run_chunks
 from shoal.systems.flock.agents import gather
 from shoal.systems.flock.processor import FlockProcessor
 from shoal.systems.motion import bodies
-from shoal.systems.motion.kernel import keep_out, move, move_chunks
+from shoal.systems.motion.kernel import Movers, keep_out, move, move_chunks
 from shoal.systems.motion.origin import from_origin
 
 
@@ -37,26 +37,29 @@ class MotionSystem(FlockProcessor):
         boundary = BOUNDARY_MODES.index(config.boundary)
         attractors = gather(Attractor, flock.species)
         with from_origin(store.positions, config):  # the kernels' world starts at (0, 0)
-            run_chunks(
-                move, n, store.positions, store.velocities, store.accelerations, store.kept,
-                store.species, flock.species.params, step.dt, boundary, config.width,
-                config.height, config.margin, config.wall_weight, self._noise(step),
-                store.alarm, self._alarm_before(step), self._alarm_lead(step),
-                store.alarm_age, store.burst, native=move_chunks,
-                native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-            )  # fmt: skip
-            self._keep_apart(step, boundary)
+            movers = (
+                store.positions,
+                store.velocities,
+                store.accelerations,
+                store.kept,
+                store.species,
+                store.alarm,
+                store.alarm_age,
+                store.burst,
+            )
+            walls = (boundary, config.width, config.height, config.margin, config.wall_weight)
+            clock = (step.dt, self._noise(step), self._alarm_before(step), self._alarm_lead(step))
+            records = (movers, flock.species.params, walls, clock)
+            run_chunks(move, n, *records, native=move_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS)
+            self._keep_apart(step, movers, boundary)
             if len(attractors):
                 centres = attractors.positions - np.asarray(config.origin)
-                run_chunks(
-                    keep_out, n, store.positions, store.velocities, store.species, centres,
-                    attractors.inner, attractors.concerns, boundary, config.width,
-                    config.height,
-                )  # fmt: skip
+                pits = (centres, attractors.inner, attractors.concerns)
+                run_chunks(keep_out, n, movers, pits, walls)
         store.version += 1
         flock.steps += 1
 
-    def _keep_apart(self, step: Step, boundary: int) -> None:
+    def _keep_apart(self, step: Step, movers: Movers, boundary: int) -> None:
         """Part flockmates closer than their personal space (`bodies`); positions from the
         world's corner (within `from_origin`)."""
         flock = self.flock
@@ -69,9 +72,16 @@ class MotionSystem(FlockProcessor):
             self._work, self._grid = bodies.scratch(n)
         world = (boundary, float(config.width), float(config.height))
         self.touching = bodies.keep_apart(
-            store.positions, store.velocities, store.species, table.params, table.relations,
-            world, config.wraps, reach, step.dt, self._work, self._grid,
-        )  # fmt: skip
+            movers,
+            table.params,
+            table.relations,
+            world,
+            config.wraps,
+            reach,
+            step.dt,
+            self._work,
+            self._grid,
+        )
 
     def _alarm_lead(self, step: Step) -> FloatArray:
         """`step.alarm_lead` if the steering stage wrote it for these rows, else empty."""

@@ -36,31 +36,31 @@ def empty_slots(n: int, cells: int) -> Slots:
     )  # fmt: skip
 
 
+Sorting = tuple[IntArray, IntArray, IntArray, int]
+"""The flock sorted into cells (`sort_into_cells`): the rows in cell order, each row's cell
+column and row, and how many rows of cells the grid has."""
+Columns = tuple[FloatArray, FloatArray, IntArray, FloatArray]
+"""The store's columns copied into the slots: positions, velocities, species, alarm."""
+Torus = tuple[bool, float, float, float, float]
+"""Whether the world wraps, its lower-left corner, width and height."""
+
+
 @numba.njit(cache=True, nogil=True)
 def gather_slots(
-    first: int,
-    last: int,
-    order: IntArray,
-    cell_x: IntArray,
-    cell_y: IntArray,
-    ny: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
-    alarm: FloatArray,
-    torus: tuple[bool, float, float, float, float],
-    slots: Slots,
+    first: int, last: int, sorting: Sorting, columns: Columns, torus: Torus, slots: Slots
 ) -> None:
     """Write slots [first, last) of `slots` (slot k is row order[k]): its cell, position,
     velocity, species and alarm, and the contiguous x, y, vx, vy.
 
     Boids of one cell end up side by side in memory, so a boid's search reads its
-    neighbours' numbers from a few contiguous runs. `torus` is (wrap, left, bottom, width,
-    height): on a torus the contiguous x and y are wrapped into the world, so that every
-    boid lies within its cell (a host may have put one outside since the last step).
+    neighbours' numbers from a few contiguous runs. On a torus the contiguous x and y are
+    wrapped into the world, so that every boid lies within its cell (a host may have put
+    one outside since the last step).
     """
+    # Read out of the tuples once: in the loop each read would count a reference up and down.
+    order, cell_x, cell_y, ny = sorting
+    positions, velocities, species, alarm = columns
     wrap, left, bottom, width, height = torus
-    # Read out of the tuple once: in the loop each read would count a reference up and down.
     cell, slot_pos, slot_vel, slot_species, slot_alarm, x, y, vx, vy = slots[:9]
     for k in range(first, last):
         r = order[k]
@@ -82,25 +82,17 @@ def gather_chunks(
     workers: int,
     chunks: int,
     n: int,
-    order: IntArray,
-    cell_x: IntArray,
-    cell_y: IntArray,
-    ny: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
-    alarm: FloatArray,
-    torus: tuple[bool, float, float, float, float],
+    sorting: Sorting,
+    columns: Columns,
+    torus: Torus,
     slots: Slots,
 ) -> None:
     """`gather_slots` over slots [0, n) in `chunks` chunks on `workers` of numba's threads
     (see `core/threads.py`)."""
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
-            gather_slots(
-                n * k // chunks, n * (k + 1) // chunks, order, cell_x, cell_y, ny, positions,
-                velocities, species, alarm, torus, slots,
-            )  # fmt: skip
+            first, last = n * k // chunks, n * (k + 1) // chunks
+            gather_slots(first, last, sorting, columns, torus, slots)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -143,9 +135,10 @@ def fill_slots(
     )
     order[:] = sorted_rows
     cell_start[:] = starts
+    sorting = (order, cell_x, cell_y, ny)
+    columns = (positions, velocities, species, alarm)
     torus = (wrap, origin_x, origin_y, width, height)
-    gather_slots(0, positions.shape[0], order, cell_x, cell_y, ny, positions, velocities,
-                 species, alarm, torus, slots)  # fmt: skip
+    gather_slots(0, positions.shape[0], sorting, columns, torus, slots)
     mark_cells(0, nx * ny, cell_start, slots)
     return crowded(cell_start)
 

@@ -68,25 +68,37 @@ def _copy_in_one_call(
     order, cell_start = np.empty(n, np.int64), np.empty(cells + 1, np.int64)
     slots = empty_slots(n, cells)
     crowd = fill_slots(
-        store.positions, store.velocities, store.species, store.alarm, frame, order,
-        cell_start, slots,
-    )  # fmt: skip
+        store.positions,
+        store.velocities,
+        store.species,
+        store.alarm,
+        frame,
+        order,
+        cell_start,
+        slots,
+    )
     return order, cell_start, slots, crowd
 
 
 def _copy_on_threads(
-    store: FlockStore, frame: GridFrame, cell_x: IntArray, cell_y: IntArray, order: IntArray,
+    store: FlockStore,
+    frame: GridFrame,
+    cell_x: IntArray,
+    cell_y: IntArray,
+    order: IntArray,
     cell_start: IntArray,
-) -> Slots:  # fmt: skip
+) -> Slots:
     """The slots of boids sorted into cells (`sort_into_cells`), copied in chunks (a large
     flock: over threads)."""
     origin_x, origin_y, _, _, nx, ny, wrap, width, height = frame
     slots = empty_slots(len(store), nx * ny)
+    sorting = (order, cell_x, cell_y, ny)
+    columns = (store.positions, store.velocities, store.species, store.alarm)
+    torus = (wrap, origin_x, origin_y, width, height)
+    records, n = (sorting, columns, torus, slots), len(store)
     run_chunks(
-        gather_slots, len(store), order, cell_x, cell_y, ny, store.positions,
-        store.velocities, store.species, store.alarm, (wrap, origin_x, origin_y, width,
-        height), slots, native=gather_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-    )  # fmt: skip
+        gather_slots, n, *records, native=gather_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS
+    )
     mark_cells(0, nx * ny, cell_start, slots)  # reads in order: fast
     return slots
 

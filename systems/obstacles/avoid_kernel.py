@@ -70,20 +70,18 @@ def _steer_from(
     return sx * scale, sy * scale, False
 
 
+Avoiders = tuple[FloatArray, FloatArray, IntArray, FloatArray]
+"""The store's columns obstacle avoidance reads: positions, velocities, species; and the one
+it adds to: accelerations."""
+
+
 @njit_no_refcount(cache=True, nogil=True, error_model="numpy")
 def avoid(
-    first: int,
-    last: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
-    params: FloatArray,
-    geometry: Geometry,
-    margin: float,
-    accelerations: FloatArray,
+    first: int, last: int, boids: Avoiders, params: FloatArray, geometry: Geometry, margin: float
 ) -> None:
     """Add the weighted obstacle avoidance of rows [first, last) to `accelerations`."""
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
+    positions, velocities, species, accelerations = boids
+    shape_f = geometry[0]  # the shapes' boxes (`first_hit` reads the rest)
     for i in range(first, last):
         s = species[i]
         weight = params[s, P_OBSTACLE_WEIGHT]
@@ -95,9 +93,7 @@ def avoid(
         look = params[s, P_LOOK_AHEAD]
         reach = speed * look + margin
         x, y, hx, hy = positions[i, 0], positions[i, 1], vx / speed, vy / speed
-        t, nx, ny, o = first_hit(
-            shape_f, shape_i, seg, cell_start, cell_items, grid, x, y, hx, hy, reach, margin
-        )
+        t, nx, ny, o = first_hit(geometry, x, y, hx, hy, reach, margin)
         if o < 0:
             continue
         # --- steer sideways, harder the nearer the contact
@@ -115,19 +111,14 @@ def avoid_chunks(
     workers: int,
     chunks: int,
     n: int,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    boids: Avoiders,
     params: FloatArray,
     geometry: Geometry,
     margin: float,
-    accelerations: FloatArray,
 ) -> None:
     """`avoid` over rows [0, n) in `chunks` chunks on `workers` of numba's threads (see
     `core/threads.py`)."""
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
-            avoid(
-                n * k // chunks, n * (k + 1) // chunks, positions, velocities, species, params,
-                geometry, margin, accelerations,
-            )  # fmt: skip
+            first, last = n * k // chunks, n * (k + 1) // chunks
+            avoid(first, last, boids, params, geometry, margin)

@@ -6,9 +6,10 @@ The arrays are the *geometry* of `shoal.systems.obstacles.shape_kernel`. Every q
 only the grid cells it touches, and meets each obstacle once, so its cost depends on the
 obstacles nearby, not on how many there are.
 
-The per-point queries take the six arrays one by one, not the `Geometry` tuple: numba
-reference-counts every array taken out of a tuple, per call, which costs ~4× in a per-boid
-loop. That is why `containing`, `shallowest` and `first_hit` share a long list of parameters.
+The per-point queries are compiled without reference counting (`njit_no_refcount`): numba
+would count every array taken out of the `Geometry` tuple, per call, which cost ~4× in a
+per-boid loop. So `first_hit` takes the tuple and `containing` and `shallowest` take its six
+arrays.
 """
 
 import math
@@ -144,12 +145,7 @@ def shallowest(
 
 @njit_no_refcount(cache=True)
 def first_hit(
-    shape_f: FloatArray,
-    shape_i: IntArray,
-    seg: FloatArray,
-    cell_start: IntArray,
-    cell_items: IntArray,
-    grid: FloatArray,
+    geometry: Geometry,
     px: float,
     py: float,
     dx: float,
@@ -164,6 +160,7 @@ def first_hit(
     stopped by that part until its centre reaches the surface, and a path that starts inside
     a shape leaves it freely. Ties go to the lowest obstacle index.
     """
+    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     ex, ey = px + dx * length, py + dy * length
     ny = int(grid[4])
     gx0, gx1 = cell_span(min(px, ex) - radius, max(px, ex) + radius, grid[0], grid[2], int(grid[3]))
@@ -271,12 +268,9 @@ def segment_hit(
 ) -> tuple[float, float, float, int]:
     """`first_hit` of a disc of `radius` moving from (px, py) to (ex, ey); none for a
     segment of length 0."""
-    shape_f, shape_i, seg, cell_start, cell_items, grid = geometry
     dx, dy = ex - px, ey - py
     length = math.sqrt(dx * dx + dy * dy)
     if length == 0.0:
         return NO_HIT, 0.0, 0.0, -1
     dx, dy = dx / length, dy / length
-    return first_hit(
-        shape_f, shape_i, seg, cell_start, cell_items, grid, px, py, dx, dy, length, radius
-    )
+    return first_hit(geometry, px, py, dx, dy, length, radius)

@@ -58,16 +58,8 @@ class ObstacleSystem(FlockProcessor):
         if len(field) == 0:
             return
         reaim_goals(navigator(flock), step, self.margin)
+        boids = (store.positions, store.velocities, store.species, store.accelerations)
+        records = (boids, flock.species.params, field.geometry, self.margin)
         run_chunks(
-            avoid,
-            len(store),
-            store.positions,
-            store.velocities,
-            store.species,
-            flock.species.params,
-            field.geometry,
-            self.margin,
-            store.accelerations,
-            native=avoid_chunks,
-            native_min_rows=LIGHT_NATIVE_MIN_ROWS,
+            avoid, len(store), *records, native=avoid_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS
         )

@@ -15,7 +15,6 @@ import numba
 
 from shoal.systems.core.maths import (
     MAX_PREDICTION,
-    World,
     arrive,
     clamp_length,
     seek,
@@ -50,9 +49,19 @@ Agents = tuple[
 """positions, velocities, radius, inner radius, weight, slowing, concerns, field slot (see
 `seek_agents` and `shoal.systems.flock.agents.AgentArrays`); a leader's radius is how many
 boids follow it (`SeekingSystem`)."""
-Nav = tuple[PoolArray, float, float, float, float]
-"""The field pool (`shoal.systems.obstacles.navigation.Navigator.pool`), the cell size and
-the world's lower-left corner, where the cells start."""
+Space = tuple[bool, float, float, PoolArray, float, float, float, float]
+"""The world and the ways round its obstacles: whether it wraps (a torus), its width and
+height; the field pool (`shoal.systems.obstacles.navigation.Navigator.pool`), the cell size
+and the world's lower-left corner, where the cells start."""
+Seekers = tuple[
+    IntArray, FloatArray, FloatArray, IntArray, FloatArray, FloatArray, FloatArray, FloatArray,
+    FloatArray,
+]  # fmt: skip
+"""The store's columns the seeking kernel reads: the rows in the order it visits them,
+positions, velocities, species, wander angle, burst; and those it writes: accelerations,
+alarm and goals (see `seek_agents`)."""
+Torus = tuple[float, float, float, float]
+"""width, height, 1 / width and 1 / height (0 and 0: no wrap), as `wrap_offset` takes them."""
 
 NAV_PRIORITY = 2.0
 """A follower out of sight of its leader, on the way round an obstacle, steers along the way
@@ -78,22 +87,13 @@ squeezing between pillars 40 px apart, 205-210 px; at 5/s, 190 (`benchmarks/spac
 def seek_agents(
     first: int,
     last: int,
-    order: IntArray,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    seekers: Seekers,
     params: FloatArray,
-    world: World,
+    space: Space,
     leaders: Agents,
     food: Agents,
     attractors: Agents,
     predators: Agents,
-    nav: Nav,
-    wander: FloatArray,
-    burst: FloatArray,
-    accelerations: FloatArray,
-    alarm: FloatArray,
-    goals: FloatArray,
 ) -> None:
     """Add the seeking terms of rows order[first:last] to `accelerations`; set `alarm` to 1
     where it flees, and add its flight to `goals` (columns 0, 1). In grid-cell order (the
@@ -102,19 +102,28 @@ def seek_agents(
 
     Each kind of agent is (positions, velocities, radius, inner radius, weight, concerns,
     field slot): `concerns[k, s]` is True when agent k concerns species s, and the slot is
-    agent k's field in `nav`'s pool (-1: none), along which a boid whose straight line to
+    agent k's field in `space`'s pool (-1: none), along which a boid whose straight line to
     the agent is blocked steers instead. `burst` (the store's) lets a boid in a burst flee
     at its burst speed.
     """
-    wrap, width, height = world
+    order, positions, velocities, species, wander, burst, accelerations, alarm, goals = seekers
+    wrap, width, height, pool, cell_w, cell_h, left, bottom = space
     inv_w = 1.0 / width if wrap else 0.0
     inv_h = 1.0 / height if wrap else 0.0
+    torus = (width, height, inv_w, inv_h)
     leader_pos, leader_vel, followers, _, _, _, leads, leader_slot = leaders
     food_pos, _, food_radius, _, _, food_slowing, feeds, food_slot = food
-    (attractor_pos, _, attractor_radius, attractor_dead, attractor_weight, attractor_slowing,
-     draws, attractor_slot) = attractors  # fmt: skip
+    (
+        attractor_pos,
+        _,
+        attractor_radius,
+        attractor_dead,
+        attractor_weight,
+        attractor_slowing,
+        draws,
+        attractor_slot,
+    ) = attractors
     predator_pos, predator_vel, _, _, _, _, scares, _ = predators
-    pool, cell_w, cell_h, left, bottom = nav
     for k in range(first, last):
         i = order[k]
         s = species[i]
@@ -126,7 +135,7 @@ def seek_agents(
         ax = ay = 0.0
         # --- leader: along the way round obstacles when it is out of sight
         weight = params[s, P_LEADER_WEIGHT]
-        k = _nearest(x, y, leader_pos, leads, s, width, height, inv_w, inv_h, math.inf)
+        k = _nearest(x, y, leader_pos, leads, s, torus, math.inf)
         if weight > 0.0 and k >= 0:
             dx = wrap_offset(leader_pos[k, 0] - x, width, inv_w)
             dy = wrap_offset(leader_pos[k, 1] - y, height, inv_h)
@@ -141,7 +150,7 @@ def seek_agents(
             ay += weight * fy
         # --- food: the nearest item it senses, stopping short at its edge
         weight = params[s, P_FOOD_WEIGHT]
-        k = _nearest(x, y, food_pos, feeds, s, width, height, inv_w, inv_h, params[s, P_FOOD_RANGE])
+        k = _nearest(x, y, food_pos, feeds, s, torus, params[s, P_FOOD_RANGE])
         if weight > 0.0 and k >= 0:
             dx = wrap_offset(food_pos[k, 0] - x, width, inv_w)
             dy = wrap_offset(food_pos[k, 1] - y, height, inv_h)
@@ -170,10 +179,10 @@ def seek_agents(
             ay += weight * attractor_weight[k] * fy
         # --- predators: evade each one inside the fear radius (the obstacle stage turns a
         # flight that would end against an obstacle along the flee map)
+        fear = params[s, P_FEAR_RADIUS]
         fx, fy, scared = _evade(
-            x, y, vx, vy, predator_pos, predator_vel, scares, s, params[s, P_FEAR_RADIUS],
-            max_speed, width, height, inv_w, inv_h,
-        )  # fmt: skip
+            (x, y, vx, vy), predator_pos, predator_vel, scares, s, fear, max_speed, torus
+        )
         if scared:
             # In a burst (a flash expansion) it flees faster, with the strength to get there.
             boost = params[s, P_BURST_FACTOR] if burst[i] > 0.0 else 1.0
@@ -201,32 +210,20 @@ def seek_chunks(
     workers: int,
     chunks: int,
     n: int,
-    order: IntArray,
-    positions: FloatArray,
-    velocities: FloatArray,
-    species: IntArray,
+    seekers: Seekers,
     params: FloatArray,
-    world: World,
+    space: Space,
     leaders: Agents,
     food: Agents,
     attractors: Agents,
     predators: Agents,
-    nav: Nav,
-    wander: FloatArray,
-    burst: FloatArray,
-    accelerations: FloatArray,
-    alarm: FloatArray,
-    goals: FloatArray,
 ) -> None:
     """`seek_agents` over [0, n) in `chunks` chunks on `workers` of numba's threads (see
     `core/threads.py`)."""
     for w in numba.prange(workers):
         for k in range(w, chunks, workers):
-            seek_agents(
-                n * k // chunks, n * (k + 1) // chunks, order, positions, velocities, species,
-                params, world, leaders, food, attractors, predators, nav, wander, burst,
-                accelerations, alarm, goals,
-            )  # fmt: skip
+            first, last = n * k // chunks, n * (k + 1) // chunks
+            seek_agents(first, last, seekers, params, space, leaders, food, attractors, predators)
 
 
 @njit_no_refcount(cache=True)
@@ -258,13 +255,11 @@ def _nearest(
     agent_pos: FloatArray,
     concerns: BoolArray,
     s: int,
-    width: float,
-    height: float,
-    inv_w: float,
-    inv_h: float,
+    torus: Torus,
     reach: float,
 ) -> int:
     """Index of the nearest agent concerning species s within `reach`, or -1."""
+    width, height, inv_w, inv_h = torus
     best = -1
     best_d2 = reach * reach
     for k in range(agent_pos.shape[0]):
@@ -343,29 +338,31 @@ def _follow(
     out = math.sqrt(tx * tx + ty * ty)
     inside = 0.0 if out <= room else (out - room) / out
     return arrive(
-        tx * inside, ty * inside, MATCH_RATE * (vx - lvx), MATCH_RATE * (vy - lvy), max_speed,
-        max_force, max(behind, 1.0),
-    )  # fmt: skip
+        tx * inside,
+        ty * inside,
+        MATCH_RATE * (vx - lvx),
+        MATCH_RATE * (vy - lvy),
+        max_speed,
+        max_force,
+        max(behind, 1.0),
+    )
 
 
 @njit_no_refcount(cache=True)
 def _evade(
-    x: float,
-    y: float,
-    vx: float,
-    vy: float,
+    boid: tuple[float, float, float, float],
     predator_pos: FloatArray,
     predator_vel: FloatArray,
     scares: BoolArray,
     s: int,
     fear: float,
     max_speed: float,
-    width: float,
-    height: float,
-    inv_w: float,
-    inv_h: float,
+    torus: Torus,
 ) -> tuple[float, float, bool]:
-    """Sum of flight directions from the predators that scare species s within `fear`."""
+    """Sum of flight directions from the predators that scare species s within `fear`, for
+    a boid at (x, y) moving at (vx, vy) (`boid`)."""
+    x, y, vx, vy = boid
+    width, height, inv_w, inv_h = torus
     fx = fy = 0.0
     scared = False
     for k in range(predator_pos.shape[0]):

@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 from shoal.systems.core.linking import first_labels, linked
-from shoal.systems.core.maths import wrapped
+from shoal.systems.core.maths import World, wrapped
 from shoal.systems.core.refcount import njit_no_refcount
 from shoal.systems.core.species_table import (
     P_MAX_SPEED,
@@ -33,9 +33,13 @@ REJOIN_SHARE = 0.3
 
 
 def add_rejoining(
-    positions: FloatArray, species: IntArray, params: FloatArray, calm: BoolArray,
-    world: tuple[bool, float, float], accelerations: FloatArray,
-) -> None:  # fmt: skip
+    positions: FloatArray,
+    species: IntArray,
+    params: FloatArray,
+    calm: BoolArray,
+    world: World,
+    accelerations: FloatArray,
+) -> None:
     """Add the rejoining pull of every calm boid of a species that rejoins to
     `accelerations` (rows as `positions`, which start at the world's corner; `world` is
     (wraps, width, height))."""
@@ -55,10 +59,9 @@ def add_rejoining(
         centres = _centres(pos, school, first, sizes, wrap, width, height)
         strength = params[s, P_REJOIN_WEIGHT] * params[s, P_MAX_SPEED]
         pulls = np.zeros((len(rows), 2))
-        _pull_towards_schools(
-            pos, school, sizes.astype(np.float64), centres, calm[rows], REJOIN_SHARE,
-            params[s, P_REJOIN_RADIUS], strength, wrap, width, height, pulls,
-        )  # fmt: skip
+        schools = (school, sizes.astype(np.float64), centres)
+        pull = (REJOIN_SHARE, float(params[s, P_REJOIN_RADIUS]), float(strength))
+        _pull_towards_schools(pos, calm[rows], schools, pull, world, pulls)
         accelerations[rows] += pulls
 
 
@@ -71,9 +74,14 @@ def _link(params: FloatArray, s: int) -> float:
 
 @numba.njit(cache=True, nogil=True)
 def _centres(
-    pos: FloatArray, school: IntArray, first: IntArray, sizes: IntArray, wrap: bool,
-    width: float, height: float,
-) -> FloatArray:  # fmt: skip
+    pos: FloatArray,
+    school: IntArray,
+    first: IntArray,
+    sizes: IntArray,
+    wrap: bool,
+    width: float,
+    height: float,
+) -> FloatArray:
     """Each school's centre: its first fish (`first`, by school) plus the mean offset to its
     fish (the short way round a torus, so that a school across the world's edge is not
     centred in the middle)."""
@@ -91,12 +99,20 @@ def _centres(
 
 @njit_no_refcount(cache=True, nogil=True)
 def _pull_towards_schools(
-    pos: FloatArray, school: IntArray, sizes: FloatArray, centres: FloatArray, calm: BoolArray,
-    share: float, radius: float, strength: float, wrap: bool, width: float, height: float,
+    pos: FloatArray,
+    calm: BoolArray,
+    schools: tuple[IntArray, FloatArray, FloatArray],
+    pull: tuple[float, float, float],
+    world: World,
     pulls: FloatArray,
-) -> None:  # fmt: skip
+) -> None:
     """Each calm boid's pull (`strength` px/s²) towards the size-weighted offsets to the
-    centres of the other schools within `radius` at least `share` of its own school's size."""
+    centres of the other schools within `radius` at least `share` of its own school's size.
+    `schools` is each boid's school, each school's size and centre; `pull` is (share,
+    radius, strength)."""
+    school, sizes, centres = schools
+    share, radius, strength = pull
+    wrap, width, height = world
     r2 = radius * radius
     for i in range(pos.shape[0]):
         if not calm[i]:

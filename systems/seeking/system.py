@@ -89,10 +89,13 @@ class SeekingSystem(FlockProcessor):
         n = len(store)
         if n and self._rejoins():
             add_rejoining(
-                store.positions - np.asarray(config.origin), store.species, table.params,
-                store.alarm <= 0.0, (config.wraps, config.width, config.height),
+                store.positions - np.asarray(config.origin),
+                store.species,
+                table.params,
+                store.alarm <= 0.0,
+                (config.wraps, config.width, config.height),
                 store.accelerations,
-            )  # fmt: skip
+            )
         if n == 0 or not ((present and self._any_agents()) or self._wanders()):
             return
         self._drift_wander(step.dt)
@@ -116,19 +119,32 @@ class SeekingSystem(FlockProcessor):
         ]
         agents[0] = (*agents[0][:2], self._followers(), *agents[0][3:])
         order = step.cells.row if len(step.cells.row) == n else np.arange(n, dtype=np.int64)
+        space = (config.wraps, config.width, config.height, pool, *cell)
+        seekers = (
+            order,
+            store.positions,
+            store.velocities,
+            store.species,
+            store.wander,
+            store.burst,
+            store.accelerations,
+            store.alarm,
+            step.goals_for(n),
+        )
+        records = (seekers, table.params, space, *agents)
         run_chunks(
-            seek_agents, n, order, store.positions, store.velocities, store.species, table.params,
-            (config.wraps, config.width, config.height), *agents, (pool, *cell),
-            store.wander, store.burst, store.accelerations, store.alarm, step.goals_for(n),
-            native=seek_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS,
-        )  # fmt: skip
+            seek_agents, n, *records, native=seek_chunks, native_min_rows=LIGHT_NATIVE_MIN_ROWS
+        )
         if len(self.prey):
-            run_chunks(
-                pursue_prey, n, store.positions, store.velocities, store.species,
-                table.params, store.cooldown, config.wraps, config.width, config.height,
-                self.prey.positions, self.prey.velocities, self.prey.concerns, slots[4],
-                (pool, *cell), store.accelerations,
-            )  # fmt: skip
+            hunters = (
+                store.positions,
+                store.velocities,
+                store.species,
+                store.cooldown,
+                store.accelerations,
+            )
+            prey = _agents(self.prey, slots[4])
+            run_chunks(pursue_prey, n, hunters, table.params, space, prey)
 
     def _field_slots(self, nav: Navigator, grid: NavGrid | None) -> list[IntArray]:
         """Each agent's field slot (-1: none) for leaders, food, attractors, predators and
@@ -186,9 +202,13 @@ class SeekingSystem(FlockProcessor):
 
     @staticmethod
     def _slots(
-        nav: Navigator, grid: NavGrid, kind: AgentArrays, wanted: BoolArray, limits: FloatArray,
+        nav: Navigator,
+        grid: NavGrid,
+        kind: AgentArrays,
+        wanted: BoolArray,
+        limits: FloatArray,
         until: IntArray | None = None,
-    ) -> IntArray:  # fmt: skip
+    ) -> IntArray:
         slots = np.full(len(kind), -1, np.int64)
         wanted = wanted & (limits > 0.0)  # sensed from nowhere (a range of 0): no field
         if wanted.any():
@@ -197,8 +217,12 @@ class SeekingSystem(FlockProcessor):
 
     def _any_agents(self) -> bool:
         kinds: tuple[AgentArrays, ...] = (
-            self.leaders, self.food, self.attractors, self.predators, self.prey,
-        )  # fmt: skip
+            self.leaders,
+            self.food,
+            self.attractors,
+            self.predators,
+            self.prey,
+        )
         return any(len(kind) for kind in kinds)
 
     def _rejoins(self) -> bool:
@@ -235,5 +259,13 @@ _KINDS: frozenset[type[Any]] = frozenset((Leader, Food, Attractor, Predator, Pre
 
 def _agents(kind: AgentArrays, slots: IntArray) -> Agents:
     """One kind of agent as the kernel reads it (see `seek_agents`)."""
-    return (kind.positions, kind.velocities, kind.radius, kind.inner, kind.weight,
-            kind.slowing, kind.concerns, slots)  # fmt: skip
+    return (
+        kind.positions,
+        kind.velocities,
+        kind.radius,
+        kind.inner,
+        kind.weight,
+        kind.slowing,
+        kind.concerns,
+        slots,
+    )
