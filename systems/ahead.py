@@ -47,9 +47,10 @@ _children: list[subprocess.Popen[bytes]] = []  # kept: a child dropped while it 
 _held: list[int] = []  # the lock's file descriptor, while this process holds it
 
 
-def hold_lock() -> bool:
-    """Take the lock that one compiling child holds until it ends; False if another process
-    holds it, or it cannot be taken (no `fcntl`, or the folder is not writable)."""
+def hold_lock(wait: bool = False) -> bool:
+    """Take the lock that one compiling child holds until it ends (`wait`: once the process
+    that holds it ends); False if another process holds it, or it cannot be taken (no
+    `fcntl`, or the folder is not writable)."""
     try:
         import fcntl  # POSIX only
 
@@ -57,7 +58,7 @@ def hold_lock() -> bool:
     except (ImportError, OSError):
         return False
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(descriptor, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(descriptor)
         return False

@@ -182,20 +182,25 @@ class Preparation:
     def _wait_for(self, child: "subprocess.Popen[bytes]") -> float:
         """Wait for the child that compiles the rest in the background (it reports no
         progress); return the share of the bar it took."""
-        self._progress(0.0, "compiling in the background")
+        self._progress(0.0, _ELSEWHERE)
         child.wait()
         return _COMPILED_SHARE
 
 
+_ELSEWHERE = "compiling in the background"
+"""The loading bar's label while another process compiles the kernels."""
 _COMPILED_SHARE = 0.95
 """The share of the loading bar for compiling in the child (loading them after: the rest)."""
 
 
 def _report() -> None:
     """`warm_up`, printing its progress on stdout (`done` TAB `label` lines): the child
-    process of `Preparation`. It holds the lock of `ahead.py` meanwhile, where it can, so
-    that no other process's install starts another."""
-    hold_lock()
+    process of `Preparation`. It holds the lock of `ahead.py` meanwhile, so that no other
+    process's install starts another; where another process's child holds it, it waits for
+    that one first (then only loads what it compiled)."""
+    if not hold_lock():
+        print(f"0.0000\t{_ELSEWHERE}", flush=True)
+        hold_lock(wait=True)
     warm_up(lambda done, label: print(f"{done:.4f}\t{label}", flush=True))
 
 
