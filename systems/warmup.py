@@ -1,13 +1,15 @@
 """Have every kernel ready before the game needs it: `warm_up()` (blocking, with progress)
 and `prepare()` (the same on a background thread, for a loading screen that keeps drawing).
 
-A package built by pip carries its compiled kernels (setup.py), so on a normal install this
-only loads them (well under a second). Where the cache is missing or stale (an editable
-install, a wheel built on another machine, a numba upgrade), the kernels compile: 20 s to
-two minutes on a 2-core machine. `prepare()` then compiles them in a child process, into
-the same cache, and only loads them itself: numba's compiler holds the interpreter's lock
-for a second at a time, and compiled on the game's own thread it stalled the loading
-screen's frames for as long (1.15 s measured).
+A package built by pip carries the kernels a flock's first step goes through (setup.py,
+`_compile_first_steps`); the rest compile after the install, in a child process that the
+first `install` starts (`ahead.py`), or here. Where the whole cache is there, this only
+loads the kernels (about a second). Where it is not (the first launch after an install, an
+editable install, a wheel built on another CPU, a numba upgrade), the kernels compile:
+about a minute of one core for the rest, two for all of them. `prepare()` then compiles
+them in a child process, into the same cache, and only loads them itself: numba's compiler
+holds the interpreter's lock for a second at a time, and compiled on the game's own thread
+it stalled the loading screen's frames for as long (1.15 s measured).
 """
 
 import contextlib
