@@ -1,17 +1,30 @@
 """Startup: how long a player and an embedding game wait, from a fresh install.
 
-Run: ``python benchmarks/startup.py [--source PATH] [--json]`` (Linux; needs ``xvfb-run``,
-Debian package xvfb, where there is no display). It makes a fresh virtualenv in a temporary
-folder, ``pip install``s the checkout at PATH (default: this one; timed), then measures, in
-seconds from the moment the process is started:
+Run: ``python benchmarks/startup.py [--source PATH] [--json] [--no-window]`` (Linux; the
+windowed game needs a display or ``xvfb-run``, Debian package xvfb). It copies the checkout
+at PATH (default: this one) into a temporary folder, so that no earlier build is reused,
+makes a fresh virtualenv there and ``pip install``s it, then measures:
 
-- the game (``shoal --frames 60`` in a real window): until the window shows its first frame,
-  and until the tank is drawn with the fish moving; a first and a second launch;
-- an embedding script (``import shoal``, install a flock of 300, ``flock.step()``): until its
-  first step has returned; a first and a second run;
+- the install: its wall time and its CPU time (user + system, pip and every process it
+  waited for: ``getrusage(RUSAGE_CHILDREN)``), with the load average before and after (the
+  wall time on a shared machine says little without it);
+- the game in a real window (``shoal --frames 60``), in seconds from the moment the process
+  is started: until the window shows its first frame (the loading screen), and until the
+  tank is drawn with the fish moving; a first and a second launch;
+- the headless game (``ARCADE_HEADLESS=1 shoal --frames 1``, what the README's first
+  command plays without a display): until it has stepped its first frame and saved it;
+  a first and a second run;
+- an embedding script (``import shoal``, install a flock of 300, ``flock.step()``): the
+  first ``flock.step()`` alone, and the whole script until it returned; a first and a
+  second run;
 - the same with the kernel cache emptied (what an editable install, a wheel built on
   another machine or a numba upgrade meets): the game's window and tank, the longest frame
   the loading screen took while the kernels compiled, and the embedding script's first step.
+
+After the install only the first steps' kernels are cached; the first ``shoal.install`` of
+a process starts a child that compiles the rest (systems/ahead.py). The first embedding run
+comes first, so that it meets what a fresh install leaves; the game's first launch then
+finds that child at work or done.
 
 The game reports its milestones on stdout when ``SHOAL_STARTUP_REPORT=1``; they are timed
 as they arrive.
@@ -21,6 +34,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -36,20 +50,32 @@ start = time.perf_counter()
 import shoal
 flock = shoal.install(shoal.FlockConfig(800, 600, seed=1), [shoal.Species("fish")], world="w")
 flock.scatter("fish", 300)
+before = time.perf_counter()
 flock.step()
-print(f"first step done {time.perf_counter() - start:.3f}", flush=True)
+done = time.perf_counter()
+print(f"first step {done - before:.3f} done {done - start:.3f}", flush=True)
 """
 LINE = re.compile(r"shoal: (window open|kernels ready|tank drawn)(.*)")
+IGNORED = shutil.ignore_patterns("build", ".git", "*.egg-info", "__pycache__", ".mypy_cache")
 
 
-def run_install(source: Path, target: Path) -> tuple[Path, float]:
-    """A fresh virtualenv at `target` with `source` installed; its python and the seconds
-    ``pip install`` took."""
+def run_install(source: Path, target: Path) -> tuple[Path, dict[str, object]]:
+    """A fresh virtualenv at `target` with a copy of `source` installed; its python and what
+    ``pip install`` took (wall and CPU seconds, the load average before and after)."""
+    copy = target.with_name("source")
+    shutil.copytree(source, copy, ignore=IGNORED)
     venv.create(target, with_pip=True)
     python = target / "bin" / "python"
+    load = os.getloadavg()[0]
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([python, "-m", "pip", "install", "-q", str(source)], check=True)
-    return python, time.perf_counter() - start
+    subprocess.run([python, "-m", "pip", "install", "-q", str(copy)], check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
+    return python, {"wall s": round(wall, 1), "cpu s": round(cpu, 1),
+                    "load before": round(load, 2),
+                    "load after": round(os.getloadavg()[0], 2)}  # fmt: skip
 
 
 def time_game(python: Path, workdir: Path) -> dict[str, float | str]:
@@ -77,11 +103,23 @@ def time_game(python: Path, workdir: Path) -> dict[str, float | str]:
     return found
 
 
-def time_embedding(python: Path, workdir: Path) -> float:
-    """Seconds from starting the embedding script until its first step has returned."""
+def time_headless(python: Path, workdir: Path) -> float:
+    """Seconds from starting the headless game (one frame, saved) until it has ended."""
+    command = [str(python.parent / "shoal"), "--frames", "1", "--screenshot",
+               str(workdir / "headless.png")]  # fmt: skip
     start = time.perf_counter()
-    subprocess.run([python, "-c", EMBED], check=True, cwd=workdir, capture_output=True)
+    subprocess.run(command, check=True, cwd=workdir, capture_output=True,
+                   env={**os.environ, "ARCADE_HEADLESS": "1"})  # fmt: skip
     return round(time.perf_counter() - start, 2)
+
+
+def time_embedding(python: Path, workdir: Path) -> dict[str, float]:
+    """The embedding script's first `flock.step()` alone, and the seconds from its start
+    until that step has returned."""
+    done = subprocess.run([python, "-c", EMBED], check=True, cwd=workdir, capture_output=True,
+                          text=True)  # fmt: skip
+    words = done.stdout.split()
+    return {"first step": float(words[2]), "until it returned": float(words[4])}
 
 
 def empty_kernel_cache(python: Path) -> int:
@@ -99,20 +137,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to install")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--no-window", action="store_true", help="skip the windowed game")
     args = parser.parse_args()
-    if not os.environ.get("DISPLAY") and shutil.which("xvfb-run") is None:
-        sys.exit("startup.py: no display and no xvfb-run (Debian package xvfb)")
+    window = not args.no_window
+    if window and not os.environ.get("DISPLAY") and shutil.which("xvfb-run") is None:
+        sys.exit("startup.py: no display and no xvfb-run (Debian package xvfb): --no-window")
     with tempfile.TemporaryDirectory(prefix="shoal-startup-") as folder:
         workdir = Path(folder)
         python, installed = run_install(args.source, workdir / "venv")
-        result: dict[str, object] = {"pip install": round(installed, 1)}
-        result["game, first launch"] = time_game(python, workdir)
-        result["game, second launch"] = time_game(python, workdir)
+        result: dict[str, object] = {"pip install": installed}
         result["embedding, first run"] = time_embedding(python, workdir)
         result["embedding, second run"] = time_embedding(python, workdir)
+        if window:
+            result["game, first launch"] = time_game(python, workdir)
+            result["game, second launch"] = time_game(python, workdir)
+        result["headless game, first run"] = time_headless(python, workdir)
+        result["headless game, second run"] = time_headless(python, workdir)
         result["kernel cache files deleted"] = empty_kernel_cache(python)
-        result["game, empty kernel cache"] = time_game(python, workdir)
-        empty_kernel_cache(python)
+        if window:
+            result["game, empty kernel cache"] = time_game(python, workdir)
+            empty_kernel_cache(python)
         result["embedding, empty kernel cache"] = time_embedding(python, workdir)
     if args.json:
         print(json.dumps(result))

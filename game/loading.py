@@ -1,9 +1,10 @@
 """The loading screen: the window opens at once and keeps drawing while the flocking kernels
 are prepared on a background thread (`shoal.systems.prepare`), then the game starts.
 
-On a normal install the kernels come ready-made with the package and this screen shows for
-well under a second; where they must compile (an editable install, a numba upgrade) it
-shows a progress bar for the ~20 s that takes, and the window stays responsive.
+The package comes with the kernels a first step needs; the first launch after an install
+compiles the rest (about a minute, once; `shoal.systems.ahead`), as does an editable install
+or a numba upgrade: this screen shows a progress bar meanwhile, and the window stays
+responsive. Later launches show it for about a second.
 """
 
 import time
@@ -64,8 +65,8 @@ class LoadingView(arcade.View):
                 f"Preparing the fish: {self.preparation.label} "
                 f"({100 * self.preparation.fraction:.0f} %, {seconds:.0f} s)",
             ),
-            "The first launch after an editable install or a numba upgrade compiles the "
-            "flocking kernels (about 20 s); later launches take a second.",
+            "The first launch after an install or a numba upgrade compiles the flocking "
+            "kernels (about a minute, once); later launches take a second.",
         )
         draw_card(card, self.texts, width, height)
         self._draw_bar(width, height)

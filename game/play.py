@@ -16,7 +16,8 @@ from shoal.game.sound import Sounds
 from shoal.game.tank import FISH, Tank
 from shoal.game.tank_save import save_path
 from shoal.game.tank_view import TankFactory, TankView
-from shoal.systems import prepare, warm_up
+from shoal.systems import prepare
+from shoal.systems.ahead import warm_up_compiled
 
 WINDOW_TITLE = "shoal: fish tank"
 HEADLESS_FRAMES = 300  # five simulated seconds
@@ -48,8 +49,10 @@ def run(level: Level, options: argparse.Namespace, headless: bool, sound: bool =
     """Play `level`; returns the exit status. `sound`: an audio device may play."""
     make = tank_factory(options, headless)
     if headless:
-        print("shoal: preparing the flocking kernels")
-        print(f"shoal: kernels ready in {warm_up():.1f} s")
+        # No frame to keep drawing: the level's kernels load (or compile) as it first runs.
+        if not warm_up_compiled():
+            print("shoal: compiling the flocking kernels this level needs "
+                  "(the first run after an install: about half a minute)")  # fmt: skip
         frames = HEADLESS_FRAMES if options.frames is None else options.frames
         return run_headless(level, make, frames, demo_screenshot(options.screenshot),
                             options.stats)  # fmt: skip

@@ -6,6 +6,7 @@ import esper
 
 from shoal.components import Boid, Position, Species
 from shoal.components import arguments as check
+from shoal.systems.ahead import compile_rest_in_background, prime_numba
 from shoal.systems.collision.system import CollisionSystem
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.flock.ecs import entities_with, in_world, processors, remove_handler
@@ -102,6 +103,10 @@ def install(
         flock.owns_world = owns_world
         for system, priority in STAGES:
             esper.add_processor(system(flock), priority)
+    # After a package install only the first steps' kernels are cached: the rest compile in
+    # a child process now, so that none compiles on a later frame (systems/ahead.py).
+    compile_rest_in_background()
+    prime_numba()  # here, not in the host's first step
     return flock
 
 

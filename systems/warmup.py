@@ -1,13 +1,15 @@
 """Have every kernel ready before the game needs it: `warm_up()` (blocking, with progress)
 and `prepare()` (the same on a background thread, for a loading screen that keeps drawing).
 
-A package built by pip carries its compiled kernels (setup.py), so on a normal install this
-only loads them (well under a second). Where the cache is missing or stale (an editable
-install, a wheel built on another machine, a numba upgrade), the kernels compile: 20 s to
-two minutes on a 2-core machine. `prepare()` then compiles them in a child process, into
-the same cache, and only loads them itself: numba's compiler holds the interpreter's lock
-for a second at a time, and compiled on the game's own thread it stalled the loading
-screen's frames for as long (1.15 s measured).
+A package built by pip carries the kernels a flock's first step goes through (setup.py,
+`_compile_first_steps`); the rest compile after the install, in a child process that the
+first `install` starts (`ahead.py`), or here. Where the whole cache is there, this only
+loads the kernels (about a second). Where it is not (the first launch after an install, an
+editable install, a wheel built on another CPU, a numba upgrade), the kernels compile:
+about a minute of one core for the rest, two for all of them. `prepare()` then compiles
+them in a child process, into the same cache, and only loads them itself: numba's compiler
+holds the interpreter's lock for a second at a time, and compiled on the game's own thread
+it stalled the loading screen's frames for as long (1.15 s measured).
 """
 
 import contextlib
@@ -39,8 +41,8 @@ from shoal.components import (
     Velocity,
 )
 from shoal.components import arguments as check
+from shoal.systems.ahead import background_child, compiling_here, hold_lock, warm_up_compiled
 from shoal.systems.core.config import FlockConfig
-from shoal.systems.core.kernel_cache import cached
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import native_always
 from shoal.systems.flock.ecs import in_world
@@ -58,7 +60,6 @@ from shoal.systems.render.drawing import (
     write_sprites,
 )
 from shoal.systems.steering.explain import rule_terms
-from shoal.systems.steering.kernel import steer
 
 Progress = Callable[[float, str], None]
 """Called with the share of the work done (0 to 1) and what is being prepared next."""
@@ -100,12 +101,13 @@ def warm_up(progress: Progress | None = None) -> float:
     start = time.perf_counter()
     total = (1.0 + _SECOND_TANK) * sum(weight for _, weight in _PARTS.values())
     done = 0.0
-    for part, weight, task in _tasks():
-        label = _PARTS[part][0]
-        if progress is not None:
-            progress(done / total, label)
-        task()
-        done += weight
+    with compiling_here():  # its installs start no child (`ahead.py`)
+        for part, weight, task in _tasks():
+            label = _PARTS[part][0]
+            if progress is not None:
+                progress(done / total, label)
+            task()
+            done += weight
     if progress is not None:
         progress(1.0, "ready")
     return time.perf_counter() - start
@@ -139,10 +141,17 @@ class Preparation:
     def _run(self) -> None:
         start = time.perf_counter()
         try:
-            # The steering kernel stands for all: every kernel's cache is stamped with one
-            # hash of all their sources, and warm_up compiles them all.
-            compiled = 0.0 if cached(steer) else self._compile_in_child()
-            warm_up(lambda done, label: self._progress(compiled + (1 - compiled) * done, label))
+            # A package install holds the first steps' kernels only (setup.py): the rest
+            # compiles in a child, unless one that an install of this process started does.
+            with compiling_here():  # the host's installs meanwhile start no other child
+                child = background_child()
+                if warm_up_compiled():
+                    compiled = 0.0
+                elif child is not None and child.poll() is None:
+                    compiled = self._wait_for(child)
+                else:
+                    compiled = self._compile_in_child()
+                warm_up(lambda done, label: self._progress(compiled + (1 - compiled) * done, label))
             self.seconds = time.perf_counter() - start
         except BaseException as error:  # reported through `error`, never lost in a thread
             self.error = error
@@ -172,14 +181,28 @@ class Preparation:
                     self._progress(_COMPILED_SHARE * float(done), label)
         return _COMPILED_SHARE if child.returncode == 0 else self.fraction
 
+    def _wait_for(self, child: "subprocess.Popen[bytes]") -> float:
+        """Wait for the child that compiles the rest in the background (it reports no
+        progress); return the share of the bar it took."""
+        self._progress(0.0, _ELSEWHERE)
+        child.wait()
+        return _COMPILED_SHARE
 
+
+_ELSEWHERE = "compiling in the background"
+"""The loading bar's label while another process compiles the kernels."""
 _COMPILED_SHARE = 0.95
 """The share of the loading bar for compiling in the child (loading them after: the rest)."""
 
 
 def _report() -> None:
     """`warm_up`, printing its progress on stdout (`done` TAB `label` lines): the child
-    process of `Preparation`."""
+    process of `Preparation`. It holds the lock of `ahead.py` meanwhile, so that no other
+    process's install starts another; where another process's child holds it, it waits for
+    that one first (then only loads what it compiled)."""
+    if not hold_lock():
+        print(f"0.0000\t{_ELSEWHERE}", flush=True)
+        hold_lock(wait=True)
     warm_up(lambda done, label: print(f"{done:.4f}\t{label}", flush=True))
 
 
@@ -198,14 +221,41 @@ def prepare() -> Preparation:
     return preparation
 
 
+FIRST_STEP_BOIDS = (300, 1_100)
+"""The first steps' flock sizes: the neighbour stage takes another way from 1,024 boids on
+(`sorted_cells`), and both must be among the kernels compiled."""
+
+
+def _compile_first_steps() -> float:
+    """Step a flock of one species once in each boundary mode: the kernels and signatures
+    that every flock's first step goes through, and no more; return the seconds.
+
+    What the package build compiles (setup.py): about a third of `warm_up`'s compile time.
+    The rest compiles later, in the background (`ahead.compile_rest_in_background`, or
+    `prepare`)."""
+    start = time.perf_counter()
+    for boundary in ("contain", "bounce", "wrap"):
+        config = FlockConfig(width=800, height=600, boundary=boundary)
+        with compiling_here():  # its install starts no child (`ahead.py`)
+            flock = install(config, [Species("fish")], world=f"shoal-first-{uuid.uuid4().hex}")
+        try:
+            for boids in FIRST_STEP_BOIDS:  # a few boids, then a crowd
+                flock.scatter("fish", boids - len(flock))
+                flock.step()
+        finally:
+            esper.delete_world(flock.world)
+    return time.perf_counter() - start
+
+
 def _compile_group(group: int) -> None:
-    """Run the parts of the warm-up in `_COMPILE_GROUPS[group]` only: the package build
-    (setup.py) compiles the two groups in two processes at once, on two cores (numba's
-    compiler holds the interpreter's lock), then runs `warm_up` to load them all and
-    compile what a group missed."""
-    for part, _, task in _tasks():
-        if part in _COMPILE_GROUPS[group]:
-            task()
+    """Run the parts of the warm-up in `_COMPILE_GROUPS[group]` only: CI (.ci/run) compiles
+    the two groups in two processes at once, on two cores (numba's compiler holds the
+    interpreter's lock), then runs `warm_up` to load them all and compile what a group
+    missed."""
+    with compiling_here():
+        for part, _, task in _tasks():
+            if part in _COMPILE_GROUPS[group]:
+                task()
 
 
 def _tasks() -> Iterator[tuple[str, float, Callable[[], None]]]:

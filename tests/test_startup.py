@@ -1,6 +1,8 @@
 """Startup: kernels are prepared with progress, on a background thread if asked, into a cache
 that goes stale when any kernel source changes; the game's loading screen keeps drawing."""
 
+import json
+import os
 import subprocess
 import sys
 import threading
@@ -10,11 +12,13 @@ from typing import Any
 
 import arcade
 import esper
+import numba
 import pytest
 from numba.core import caching
 
+from shoal.components import Species
 from shoal.game.loading import LoadingView
-from shoal.systems import Preparation, prepare, warm_up, warmup
+from shoal.systems import FlockConfig, Preparation, ahead, install, prepare, warm_up, warmup
 from shoal.systems.core import kernel_cache
 from shoal.systems.steering.kernel import steer
 
@@ -86,6 +90,26 @@ def test_numbas_own_functions_keep_numbas_locators(tmp_path: Path) -> None:
     assert kernel_cache.KernelCacheLocator.from_function(f, str(source)) is None
 
 
+def test_a_kernel_is_ready_once_compiled_here_or_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel_cache, "_INSTALLED", True)  # as after a package install
+    monkeypatch.setattr(kernel_cache, "_looked", {})
+
+    @numba.njit(cache=False)
+    def double(x: int) -> int:
+        return 2 * x
+
+    assert not kernel_cache.ready(double)  # neither compiled here nor in any cache
+    assert double(2) == 4
+    assert kernel_cache.ready(double)
+    monkeypatch.setattr(kernel_cache, "_INSTALLED", False)  # a checkout compiles on first use
+
+    @numba.njit(cache=False)
+    def triple(x: int) -> int:
+        return 3 * x
+
+    assert kernel_cache.ready(triple) and kernel_cache.ready(len)
+
+
 # --- the game's loading screen -----------------------------------------------------------
 class _Next(arcade.View):
     pass
@@ -144,7 +168,7 @@ def test_loading_screen_measures_its_longest_frame(window: arcade.Window) -> Non
 def _prepare_cold(monkeypatch: pytest.MonkeyPatch, popen: Any) -> list[tuple[float, str]]:
     """Every progress report of a `prepare()` that finds the cache cold and starts its child
     process with `popen` (in place of `subprocess.Popen`); it must end without an error."""
-    monkeypatch.setattr(warmup, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(warmup, "warm_up_compiled", lambda: False)
     monkeypatch.setattr(subprocess, "Popen", popen)
     seen = _reports(monkeypatch)
     preparation = prepare()
@@ -207,3 +231,105 @@ def test_a_child_that_stops_leaves_the_rest_to_the_thread_and_the_bar_never_goes
     half = 0.5 * warmup._COMPILED_SHARE
     assert seen[:2] == [(half, "steering"), (half, "neighbours")]  # the thread goes on from there
     assert seen[-1] == (1.0, "ready") and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+# --- what the package build compiles, and the rest in the background (systems/ahead.py) ---
+FIRST_STEPS_CHECK = """
+import json, sys
+from numba.core.dispatcher import Dispatcher
+import shoal
+from shoal.systems.core import threads
+from shoal.systems.warmup import _compile_first_steps
+
+def signatures():
+    return {(name, key, str(sig)) for name, module in list(sys.modules.items())
+            if name.startswith("shoal.") and module is not None
+            for key, value in vars(module).items() if isinstance(value, Dispatcher)
+            for sig in value.signatures}
+
+_compile_first_steps()  # loads (or compiles) the first steps' kernels in this process
+# As after a package install, before the child has compiled the threaded drivers.
+threads.kernel_ready = lambda native: False
+before = signatures()
+for boids, boundary in ((300, "contain"), (2000, "contain"), (120, "wrap"), (700, "bounce")):
+    config = shoal.FlockConfig(800, 600, seed=3, boundary=boundary)
+    flock = shoal.install(config, [shoal.Species("fish")], world=f"w{boids}")
+    flock.scatter("fish", boids)
+    for _ in range(3):
+        flock.step()
+print(json.dumps(sorted(signatures() - before)))
+"""
+
+
+def test_the_first_steps_hold_every_kernel_an_embedding_scripts_first_steps_need() -> None:
+    # A fresh process, so that only what `_compile_first_steps` compiled or loaded counts.
+    done = subprocess.run([sys.executable, "-c", FIRST_STEPS_CHECK], capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+@pytest.fixture
+def after_a_package_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[Any]:
+    """The state `pip install .` leaves (the first steps cached, the rest not), with the
+    lock in `tmp_path` and every child that `ahead` starts recorded (a child that exits)."""
+    monkeypatch.setattr(ahead, "installed_package", lambda: True)
+    monkeypatch.setattr(ahead, "first_steps_compiled", lambda: True)
+    monkeypatch.setattr(ahead, "warm_up_compiled", lambda: False)
+    monkeypatch.setattr(ahead, "_LOCK", tmp_path / "lock")
+    monkeypatch.setattr(ahead, "_children", [])
+    started: list[Any] = []
+    real = subprocess.Popen
+
+    def spy(command: list[str], **kwargs: Any) -> Any:
+        started.append(command)
+        return real([sys.executable, "-c", "pass"], **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    return started
+
+
+def test_a_checkout_compiles_on_first_use_and_starts_no_child() -> None:
+    assert not kernel_cache.installed_package()  # the tests run from the checkout
+    assert not ahead.compile_rest_in_background()
+
+
+def test_after_a_package_install_the_first_install_starts_one_child(
+    after_a_package_install: list[Any],
+) -> None:
+    flock = install(FlockConfig(), [Species("fish")], world="first")
+    install(FlockConfig(), [Species("fish")], world="second")
+    (command,) = after_a_package_install  # one child, for the first install only
+    assert command[0] == sys.executable and "warm_up()" in command[-1]
+    assert "hold_lock" in command[-1]  # and it gives way to another process's child
+    assert ahead.background_child() is not None
+    flock.scatter("fish", 10)
+    flock.step()
+
+
+def test_no_child_while_another_process_holds_the_lock_or_this_one_compiles(
+    after_a_package_install: list[Any],
+) -> None:
+    assert ahead.hold_lock()  # as another process's child would
+    assert not ahead.hold_lock()  # one holder at a time
+    assert not ahead.compile_rest_in_background()
+    os.close(ahead._held.pop())
+    with ahead.compiling_here():
+        assert not ahead.compile_rest_in_background()
+    assert after_a_package_install == []
+    assert ahead.compile_rest_in_background()
+
+
+def test_prepare_waits_for_the_child_an_install_started(
+    monkeypatch: pytest.MonkeyPatch, fresh_world: str
+) -> None:
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.3)"])
+    monkeypatch.setattr(ahead, "_children", [child])
+    monkeypatch.setattr(warmup, "warm_up_compiled", lambda: False)
+    monkeypatch.setattr(warmup, "background_child", ahead.background_child)
+    seen = _reports(monkeypatch)
+    preparation = prepare()
+    assert preparation.wait(300.0) and preparation.error is None
+    assert child.returncode == 0  # waited for, not compiled again in a child of its own
+    assert seen[0] == (0.0, "compiling in the background")
+    assert (warmup._COMPILED_SHARE, "neighbours") in seen and seen[-1] == (1.0, "ready")

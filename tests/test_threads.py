@@ -132,6 +132,21 @@ def test_a_kernel_run_back_to_back_goes_to_numbas_threads(clock: Clock) -> None:
     assert launches == [(2, 3, 1000)]
 
 
+def test_a_driver_not_compiled_yet_leaves_the_call_to_the_pool(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After a package install the drivers compile in a child process (systems/ahead.py):
+    # until they are in the cache, compiling one here would stall the step for seconds.
+    kernel, driver = a_kernel(clock), a_driver(clock)
+    monkeypatch.setattr(pool, "kernel_ready", lambda native: False)
+    for _ in range(3):
+        run_chunks(kernel, 1000, 0.02, native=driver)
+    assert launches == []
+    monkeypatch.setattr(pool, "kernel_ready", lambda native: True)
+    run_chunks(kernel, 1000, 0.02, native=driver)
+    assert launches == [(2, 3, 1000)]
+
+
 def test_a_rested_kernel_stays_on_the_pool(clock: Clock) -> None:
     # A game stepping once a frame: the kernel idles far longer than it runs, and numba's
     # threads (asleep by then) are not woken for it.

@@ -21,9 +21,11 @@ user-wide cache).
 import functools
 import hashlib
 import inspect
+import math
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +128,31 @@ def cached(dispatcher: Any) -> bool:
         return bool(dispatcher._cache._cache_file._load_index())
     except Exception:  # numba's private layout changed: as if nothing were cached
         return False
+
+
+def installed_package() -> bool:
+    """Whether shoal runs from an installed package (pip's site folder), not from a checkout
+    (an editable install, whose kernels compile on first use, as a changed source needs)."""
+    return _SYSTEMS.parents[1].name in ("site-packages", "dist-packages")
+
+
+_INSTALLED = installed_package()
+_RECHECK_SECONDS = 1.0  # how often a kernel found not ready is looked for in the cache again
+_looked: dict[int, float] = {}  # id(dispatcher) → when the cache last held nothing for it
+
+
+def ready(dispatcher: Any) -> bool:
+    """Whether calling the kernel `dispatcher` now compiles nothing: it is compiled in this
+    process already, or in the cache (a child compiles the rest of an installed package's
+    kernels after its install: `shoal.systems.ahead`). In a checkout: always True (its
+    kernels compile on first use). A stage with another way to run (the pool rather than a
+    threaded driver) takes it while this is False, so that nothing compiles on a frame."""
+    if not _INSTALLED or not isinstance(dispatcher, Dispatcher) or dispatcher.signatures:
+        return True
+    now = time.monotonic()
+    if now - _looked.get(id(dispatcher), -math.inf) < _RECHECK_SECONDS:
+        return False
+    found = cached(dispatcher)
+    if not found:
+        _looked[id(dispatcher)] = now
+    return found

@@ -57,6 +57,7 @@ import numba
 import numpy as np
 
 from shoal.components import arguments as check
+from shoal.systems.core.kernel_cache import ready as kernel_ready
 from shoal.systems.core.store import FloatArray
 
 PARALLEL_MIN_BOIDS = 4096
@@ -276,6 +277,8 @@ def _native_workers(
         if n < min_rows or not _awake(native):
             return 1
         if tally is not None and not tally.native_pays(now):
+            return 1
+        if not kernel_ready(native):  # compiling it would stall this call: the pool, meanwhile
             return 1
     return min(_threads, native_threads())
 
