@@ -60,11 +60,20 @@ import os, sys, time
 os.environ["ARCADE_HEADLESS"] = "1"
 sys.path.insert(0, sys.argv[1])  # the copied checkout's benchmarks: balance.py's players
 import arcade
+import numba
 from balance import Clicker, Competent
 from shoal.game.__main__ import first_level, parse_args
 from shoal.game.loading import LoadingView
 from shoal.game.play import prepare_kernels, tank_factory
 from shoal.game.tank_view import TankView
+
+def signatures():
+    found = set()
+    for name, module in list(sys.modules.items()):
+        for value in vars(module).values() if name.startswith("shoal.") and module else ():
+            if isinstance(value, numba.core.dispatcher.Dispatcher):
+                found |= {(value.py_func.__qualname__, str(s)) for s in value.signatures}
+    return found
 
 start = time.perf_counter()
 options = parse_args([])
@@ -79,7 +88,7 @@ while len(frames) < int(sys.argv[2]) * 60:
     began = time.perf_counter()
     view = window.current_view
     if view is not loading and shown is None:
-        shown = began - start
+        shown, before = began - start, signatures()
         leader, feeder = Competent(view, 0), Clicker(view, 0)
     if shown is not None:
         leader.act(len(frames))
@@ -93,7 +102,8 @@ while len(frames) < int(sys.argv[2]) * 60:
     time.sleep(max(0.0, frame - took))
 worst = max(frames)
 print(f"tank {shown:.2f} loading {loading.longest_gap:.3f} worst {worst:.3f} "
-      f"at {frames.index(worst) / 60:.1f} over50ms {sum(f > 0.05 for f in frames)}", flush=True)
+      f"at {frames.index(worst) / 60:.1f} over50ms {sum(f > 0.05 for f in frames)} "
+      f"kernels {len(signatures() - before)}", flush=True)
 """
 LINE = re.compile(r"shoal: (window open|kernels ready|tank drawn)(.*)")
 IGNORED = shutil.ignore_patterns("build", ".git", "*.egg-info", "__pycache__", ".mypy_cache")
@@ -148,14 +158,16 @@ def time_play(python: Path, workdir: Path, seconds: int) -> dict[str, float]:
     60 a second as a window's would be), from its loading screen on, then `seconds` of play
     by a player that leads the school home (`balance.Competent`) and drops a pellet above it
     each second (`balance.Clicker`): when the tank showed, the longest loading frame, and the
-    longest frame of play (update and draw), when it came, and how many took over 50 ms."""
+    longest frame of play (update and draw), when it came, how many took over 50 ms, and how
+    many kernel signatures the game loaded or compiled while it played (0: none on a frame)."""
     done = subprocess.run([python, "-c", PLAY, str(workdir / "source" / "benchmarks"),
                            str(seconds)], check=True, cwd=workdir, capture_output=True,
                           text=True)  # fmt: skip
     words = done.stdout.split()
     return {"tank shown": float(words[1]), "longest loading frame": float(words[3]),
             "longest frame of play": float(words[5]), "at s": float(words[7]),
-            "frames over 50 ms": float(words[9])}  # fmt: skip
+            "frames over 50 ms": float(words[9]),
+            "kernels during play": float(words[11])}  # fmt: skip
 
 
 def time_headless(python: Path, workdir: Path) -> float:

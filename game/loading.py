@@ -76,9 +76,8 @@ def _level_child(level_path: str, fish: int | None, seed: int) -> None:
     hold_lock()  # where another process's child holds it, both compile: the cache is shared
     level = load_level(level_path)
     with compiling_here():
-        play_level_briefly(level, fish, seed,
-                           progress=lambda done: _say(LEVEL_SHARE * done, "the level"))  # fmt: skip
-        print(READY, flush=True)
+        play_level_briefly(level, fish, seed, progress=lambda done: _report(done, "the level"))
+        _say(READY)
         with contextlib.suppress(OSError):
             os.nice(10)  # the game plays on meanwhile: its frames come first
         for name in level_names():  # the next levels, so that their loading is short
@@ -86,11 +85,21 @@ def _level_child(level_path: str, fish: int | None, seed: int) -> None:
                 other = load_level(name)
                 if other.path != level.path:
                     play_level_briefly(other, None, seed)
-        warm_up(lambda done, label: _say(LEVEL_SHARE + (1 - LEVEL_SHARE) * done, label))
+        warm_up(lambda done, label: _report(1 + (1 - LEVEL_SHARE) / LEVEL_SHARE * done, label))
 
 
-def _say(done: float, label: str) -> None:
-    print(f"{done:.4f}\t{label}", flush=True)
+def _report(done: float, label: str) -> None:
+    """A progress line: `done` as a share of the level's part (the rest's go on past 1)."""
+    _say(f"{LEVEL_SHARE * done:.4f}\t{label}")
+
+
+def _say(line: str) -> None:
+    """A line to the game, which may have quit meanwhile: the child then goes on quietly
+    (the cache completes)."""
+    try:
+        print(line, flush=True)
+    except OSError:  # the pipe's reader is gone
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (open for the rest of the process)
 
 
 @dataclass(eq=False)
