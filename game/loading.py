@@ -216,8 +216,9 @@ class LoadingView(arcade.View):
                 f"Preparing the fish: {self.preparation.label} "
                 f"({100 * self.preparation.fraction:.0f} %, {seconds:.0f} s)",
             ),
-            "The first launch after an install or a numba upgrade compiles the flocking "
-            "kernels (about a minute, once); later launches take a second.",
+            "The first launch after an install or a numba upgrade compiles the level's "
+            "kernels (about half a minute, once), the rest while you play; later launches "
+            "take a second.",
         )
         draw_card(card, self.texts, width, height)
         self._draw_bar(width, height)
