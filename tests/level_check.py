@@ -3,10 +3,10 @@ shows), the first minute of play compiles nothing more: run in a fresh process.
 
 ``python tests/level_check.py LEVEL [STEPS]`` plays the level briefly, notes every numba
 dispatcher's signatures, then plays 60 s of it in a real (headless) view, as the scripted players of
-`benchmarks/balance.py` do (one clicks food over the school every frame, one leads it home
-round the sharks), and prints as JSON the signatures that were new (`new`). STEPS (default
-`LEVEL_STEPS`) plays the level for fewer steps first: a control, to see the check catch
-what a shorter run leaves out.
+`benchmarks/balance.py` do (one leads the school home round the sharks, one clicks a pellet
+above the school each second), and prints as JSON the signatures that were new (`new`).
+STEPS (default `LEVEL_STEPS`) plays the level for fewer steps first: a control, to see the
+check catch what a shorter run leaves out.
 """
 
 import json
@@ -19,11 +19,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import arcade
-from balance import play
+from balance import Clicker, Competent
 from warm_check import signatures
 
 from shoal.game.level import load_level
 from shoal.game.loading import LEVEL_STEPS, play_level_briefly
+from shoal.game.tank import DT, Tank
+from shoal.game.tank_view import TankView
 
 PLAYED_SECONDS = 60.0
 
@@ -35,8 +37,14 @@ def main() -> None:
     play_level_briefly(load_level(name), None, 0, steps)
     before = signatures()
     window = arcade.Window(1280, 720, "level check", visible=False)
-    for player in ("clicker", "competent"):
-        play(window, name, player, 0, PLAYED_SECONDS)
+    view = TankView(load_level(name), lambda level: Tank(level), intro=False)
+    window.show_view(view)
+    leader, feeder = Competent(view, 0), Clicker(view, 0)
+    for frame in range(round(PLAYED_SECONDS / DT)):
+        leader.act(frame)
+        if frame % 60 == 0:
+            feeder.act(frame)  # the mouse on the school for a frame, and a pellet
+        view.on_update(DT)  # the steps, the render stage's feed included (no draw call)
     after = signatures()
     new = {kernel: sorted(set(found) - set(before.get(kernel, [])))
            for kernel, found in after.items()}  # fmt: skip
