@@ -34,7 +34,7 @@ BAR = arcade.types.Color(90, 170, 230)
 LEVEL_STEPS = 900
 """The steps `play_level_briefly` plays: 15 s of a level, the player's leader touring it,
 food dropped every second by the school, the sharks hunting; enough for every kernel (and
-signature) a level's first minute of play goes through (tests/test_startup.py checks it)."""
+signature) a level's first minute of play goes through (tests/test_warmup.py checks it)."""
 LEVEL_SHARE = 0.9
 """The share of the loading bar for compiling the level's own kernels."""
 READY = "ready"
@@ -155,7 +155,7 @@ class LevelPreparation(Preparation):
                 return True
             done, _, label = line.rstrip("\n").partition("\t")
             with contextlib.suppress(ValueError):  # a line that is not a report
-                self._progress(float(done) * 0.95, label)
+                self._progress(float(done), label)  # up to LEVEL_SHARE: loading them is left
         return False
 
 
