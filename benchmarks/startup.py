@@ -1,13 +1,19 @@
 """Startup: how long a player and an embedding game wait, from a fresh install.
 
-Run: ``python benchmarks/startup.py [--source PATH] [--json] [--no-window]`` (Linux; the
-windowed game needs a display or ``xvfb-run``, Debian package xvfb). It copies the checkout
-at PATH (default: this one) into a temporary folder, so that no earlier build is reused,
-makes a fresh virtualenv there and ``pip install``s it, then measures:
+Run: ``python benchmarks/startup.py [--source PATH] [--json] [--no-window] [--play SECONDS]
+[--only-first]`` (Linux; the windowed game needs a display or ``xvfb-run``, Debian package
+xvfb). It copies the checkout at PATH (default: this one) into a temporary folder, so that
+no earlier build is reused, makes a fresh virtualenv there and ``pip install``s it, then
+measures:
 
 - the install: its wall time and its CPU time (user + system, pip and every process it
   waited for: ``getrusage(RUSAGE_CHILDREN)``), with the load average before and after (the
   wall time on a shared machine says little without it);
+- with ``--play SECONDS``, first: the game's first launch on the cache the install left,
+  in a headless window paced at 60 frames a second, its first level played SECONDS s by
+  `balance.py`'s players (home round the sharks, a pellet each second): when the tank
+  showed, the longest frame of play, and the kernels loaded or compiled while it played;
+- with ``--only-first``, only that (or, without ``--play``, the headless game's first run);
 - the game in a real window (``shoal --frames 60``), in seconds from the moment the process
   is started: until the window shows its first frame (the loading screen), and until the
   tank is drawn with the fish moving; a first and a second launch;
