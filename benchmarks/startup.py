@@ -1,13 +1,19 @@
 """Startup: how long a player and an embedding game wait, from a fresh install.
 
-Run: ``python benchmarks/startup.py [--source PATH] [--json] [--no-window]`` (Linux; the
-windowed game needs a display or ``xvfb-run``, Debian package xvfb). It copies the checkout
-at PATH (default: this one) into a temporary folder, so that no earlier build is reused,
-makes a fresh virtualenv there and ``pip install``s it, then measures:
+Run: ``python benchmarks/startup.py [--source PATH] [--json] [--no-window] [--play SECONDS]
+[--only-first]`` (Linux; the windowed game needs a display or ``xvfb-run``, Debian package
+xvfb). It copies the checkout at PATH (default: this one) into a temporary folder, so that
+no earlier build is reused, makes a fresh virtualenv there and ``pip install``s it, then
+measures:
 
 - the install: its wall time and its CPU time (user + system, pip and every process it
   waited for: ``getrusage(RUSAGE_CHILDREN)``), with the load average before and after (the
   wall time on a shared machine says little without it);
+- with ``--play SECONDS``, first: the game's first launch on the cache the install left,
+  in a headless window paced at 60 frames a second, its first level played SECONDS s by
+  `balance.py`'s players (home round the sharks, a pellet each second): when the tank
+  showed, the longest frame of play, and the kernels loaded or compiled while it played;
+- with ``--only-first``, only that (or, without ``--play``, the headless game's first run);
 - the game in a real window (``shoal --frames 60``), in seconds from the moment the process
   is started: until the window shows its first frame (the loading screen), and until the
   tank is drawn with the fish moving; a first and a second launch;
@@ -54,6 +60,56 @@ before = time.perf_counter()
 flock.step()
 done = time.perf_counter()
 print(f"first step {done - before:.3f} done {done - start:.3f}", flush=True)
+"""
+PLAY = """
+import os, sys, time
+os.environ["ARCADE_HEADLESS"] = "1"
+sys.path.insert(0, sys.argv[1])  # the copied checkout's benchmarks: balance.py's players
+import arcade
+import numba
+from balance import Clicker, Competent
+from shoal.game.__main__ import first_level, parse_args
+from shoal.game.loading import LoadingView
+from shoal.game.play import prepare_kernels, tank_factory
+from shoal.game.tank_view import TankView
+
+def signatures():
+    found = set()
+    for name, module in list(sys.modules.items()):
+        for value in vars(module).values() if name.startswith("shoal.") and module else ():
+            if isinstance(value, numba.core.dispatcher.Dispatcher):
+                found |= {(value.py_func.__qualname__, str(s)) for s in value.signatures}
+    return found
+
+start = time.perf_counter()
+options = parse_args([])
+level = first_level(None)
+window = arcade.Window(1280, 720, "startup", visible=False)
+views = []
+loading = LoadingView(prepare_kernels(level, options), lambda: views.append(
+    TankView(level, tank_factory(options, False), None, intro=False)) or views[0])
+window.show_view(loading)
+frame, shown, frames = 1 / 60, None, []
+while len(frames) < int(sys.argv[2]) * 60:
+    began = time.perf_counter()
+    view = window.current_view
+    if view is not loading and shown is None:
+        shown, before = began - start, signatures()
+        leader, feeder = Competent(view, 0), Clicker(view, 0)
+    if shown is not None:
+        leader.act(len(frames))
+        if len(frames) % 60 == 0:
+            feeder.act(len(frames))  # a pellet above the school each second
+    view.on_update(frame)
+    view.on_draw()
+    took = time.perf_counter() - began
+    if shown is not None:
+        frames.append(took)
+    time.sleep(max(0.0, frame - took))
+worst = max(frames)
+print(f"tank {shown:.2f} loading {loading.longest_gap:.3f} worst {worst:.3f} "
+      f"at {frames.index(worst) / 60:.1f} over50ms {sum(f > 0.05 for f in frames)} "
+      f"kernels {len(signatures() - before)}", flush=True)
 """
 LINE = re.compile(r"shoal: (window open|kernels ready|tank drawn)(.*)")
 IGNORED = shutil.ignore_patterns("build", ".git", "*.egg-info", "__pycache__", ".mypy_cache")
@@ -103,6 +159,23 @@ def time_game(python: Path, workdir: Path) -> dict[str, float | str]:
     return found
 
 
+def time_play(python: Path, workdir: Path, seconds: int) -> dict[str, float]:
+    """The game's first level in a headless window (``ARCADE_HEADLESS=1``, frames paced at
+    60 a second as a window's would be), from its loading screen on, then `seconds` of play
+    by a player that leads the school home (`balance.Competent`) and drops a pellet above it
+    each second (`balance.Clicker`): when the tank showed, the longest loading frame, and the
+    longest frame of play (update and draw), when it came, how many took over 50 ms, and how
+    many kernel signatures the game loaded or compiled while it played (0: none on a frame)."""
+    done = subprocess.run([python, "-c", PLAY, str(workdir / "source" / "benchmarks"),
+                           str(seconds)], check=True, cwd=workdir, capture_output=True,
+                          text=True)  # fmt: skip
+    words = done.stdout.split()
+    return {"tank shown": float(words[1]), "longest loading frame": float(words[3]),
+            "longest frame of play": float(words[5]), "at s": float(words[7]),
+            "frames over 50 ms": float(words[9]),
+            "kernels during play": float(words[11])}  # fmt: skip
+
+
 def time_headless(python: Path, workdir: Path) -> float:
     """Seconds from starting the headless game (one frame, saved) until it has ended."""
     command = [str(python.parent / "shoal"), "--frames", "1", "--screenshot",
@@ -138,6 +211,12 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to install")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--no-window", action="store_true", help="skip the windowed game")
+    parser.add_argument("--play", type=int, default=0, metavar="SECONDS",
+                        help="first, right after the install: the game's first level "
+                        "played SECONDS s by a scripted player, its longest frame")  # fmt: skip
+    parser.add_argument("--only-first", action="store_true",
+                        help="measure what comes first after the install only (the --play "
+                        "run, else the headless game's first run)")  # fmt: skip
     args = parser.parse_args()
     window = not args.no_window
     if window and not os.environ.get("DISPLAY") and shutil.which("xvfb-run") is None:
@@ -146,6 +225,13 @@ def main() -> None:
         workdir = Path(folder)
         python, installed = run_install(args.source, workdir / "venv")
         result: dict[str, object] = {"pip install": installed}
+        if args.play:
+            result["game played, first launch"] = time_play(python, workdir, args.play)
+        elif args.only_first:
+            result["headless game, first run"] = time_headless(python, workdir)
+        if args.only_first:
+            _show(result, args.json)
+            return
         result["embedding, first run"] = time_embedding(python, workdir)
         result["embedding, second run"] = time_embedding(python, workdir)
         if window:
@@ -158,7 +244,12 @@ def main() -> None:
             result["game, empty kernel cache"] = time_game(python, workdir)
             empty_kernel_cache(python)
         result["embedding, empty kernel cache"] = time_embedding(python, workdir)
-    if args.json:
+    _show(result, args.json)
+
+
+def _show(result: dict[str, object], as_json: bool) -> None:
+    """The results, as one JSON object or a line each."""
+    if as_json:
         print(json.dumps(result))
         return
     for name, value in result.items():

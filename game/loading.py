@@ -1,22 +1,173 @@
 """The loading screen: the window opens at once and keeps drawing while the flocking kernels
-are prepared on a background thread (`shoal.systems.prepare`), then the game starts.
+are prepared on a background thread, then the game starts.
 
 The package comes with the kernels a first step needs; the first launch after an install
-compiles the rest (about a minute, once; `shoal.systems.ahead`), as does an editable install
-or a numba upgrade: this screen shows a progress bar meanwhile, and the window stays
-responsive. Later launches show it for about a second.
+compiles the rest, as does an editable install or a numba upgrade. That launch prepares the
+level's own kernels first (`prepare_level`: a child process plays the level briefly, with no
+window, and says when they are in the cache), starts the game then, and the child goes on
+compiling the rest at a low priority while the game plays. This screen shows a progress bar
+meanwhile, and the window stays responsive. Later launches (`shoal.systems.prepare`) show
+it for about a second.
 """
 
+import contextlib
+import os
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import arcade
 
 from shoal.game.cards import HINT, SHADE, Card, TextCache, draw_card, ui_scale
-from shoal.systems.warmup import Preparation
+from shoal.game.level import Level, LevelError, level_names, load_level
+from shoal.game.tank import DT, Tank
+from shoal.systems.ahead import compiling_here, hold_lock
+from shoal.systems.warmup import Preparation, _draw, warm_up
 
 BACKGROUND = arcade.types.Color(10, 30, 52)
 BAR = arcade.types.Color(90, 170, 230)
+
+
+LEVEL_STEPS = 900
+"""The steps `play_level_briefly` plays: 15 s of a level, the player's leader touring it,
+food dropped every second by the school, the sharks hunting; enough for every kernel (and
+signature) a level's first minute of play goes through (tests/test_warmup.py checks it)."""
+LEVEL_SHARE = 0.9
+"""The share of the loading bar for compiling the level's own kernels."""
+READY = "ready"
+"""What the child prints once the level's own kernels are in the cache."""
+
+
+def play_level_briefly(level: Level, fish: int | None, seed: int, steps: int = LEVEL_STEPS,
+                       progress: Callable[[float], None] | None = None) -> None:  # fmt: skip
+    """Play `steps` steps of `level` as a player would, with no window: the leader tours the
+    tank (round its rocks, by its home), food is dropped ahead of the school each second,
+    the sharks hunt; then the queries the HUD and the drawing make. Compiles (or loads) the
+    kernels the level's play goes through. `progress(done)` is called every 60 steps."""
+    tank = Tank(level, seed=seed, fish=fish, autopilot=True)
+    try:
+        for step in range(steps):
+            if step % 60 == 30 and tank.leader is not None:
+                x, y = tank.leader.x, tank.leader.y  # between the leader and its school
+                if len(tank.flock):
+                    mx, my = tank.flock.positions.mean(axis=0)
+                    x, y = (x + mx) / 2, (y + my) / 2
+                tank.drop_food(float(x), float(y))
+            tank.step(DT)
+            if progress is not None and step % 60 == 0:
+                progress(step / steps)
+            if tank.status != "playing":
+                break
+        tank.stats()
+        tank.misplaced()
+        _draw(tank.flock.positions, tank.flock.velocities)
+    finally:
+        tank.close()
+
+
+def _level_child(level_path: str, fish: int | None, seed: int) -> None:
+    """The child of `LevelPreparation`: compile the level's kernels (printing `done` TAB
+    `label` lines, then `READY`), then, at a low priority, the other packaged levels' and
+    every other kernel (`warm_up`). It holds the lock of `shoal.systems.ahead`, so that no
+    install starts another child."""
+    hold_lock()  # where another process's child holds it, both compile: the cache is shared
+    level = load_level(level_path)
+    with compiling_here():
+        play_level_briefly(level, fish, seed, progress=lambda done: _report(done, "the level"))
+        _say(READY)
+        with contextlib.suppress(OSError):
+            os.nice(10)  # the game plays on meanwhile: its frames come first
+        for name in level_names():  # the next levels, so that their loading is short
+            with contextlib.suppress(LevelError):
+                other = load_level(name)
+                if other.path != level.path:
+                    play_level_briefly(other, None, seed)
+        warm_up(lambda done, label: _report(1 + (1 - LEVEL_SHARE) / LEVEL_SHARE * done, label))
+
+
+def _report(done: float, label: str) -> None:
+    """A progress line: `done` as a share of the level's part (the rest's go on past 1)."""
+    _say(f"{LEVEL_SHARE * done:.4f}\t{label}")
+
+
+def _say(line: str) -> None:
+    """A line to the game, which may have quit meanwhile: the child then goes on quietly
+    (the cache completes)."""
+    try:
+        print(line, flush=True)
+    except OSError:  # the pipe's reader is gone
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (open for the rest of the process)
+
+
+@dataclass(eq=False)
+class LevelPreparation(Preparation):
+    """A level's kernels prepared first (see `prepare_level`): `done` once they are, while
+    a child process goes on compiling the rest (`rest` is set once it has ended)."""
+
+    rest: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def _run_level(self, level: Level, fish: int | None, seed: int) -> None:
+        start = time.perf_counter()
+        child = None
+        try:
+            # One child: a second one compiling the warm-up's other group meanwhile cut no
+            # wall time (46.8 s against 43.2 s to ready, cold, load 3): the level's kernels
+            # are most of both groups, and two processes compiled them twice.
+            child = self._start_child(level, fish, seed)
+            if child is None or not self._read_until_ready(child):
+                self._progress(self.fraction, "the level")  # no child: compiled on this thread
+            with compiling_here():  # loads what the child compiled (or compiles what it missed)
+                play_level_briefly(level, fish, seed)
+            self._progress(1.0, "ready")
+            self.seconds = time.perf_counter() - start
+        except BaseException as error:  # reported through `error`, never lost in a thread
+            self.error = error
+        finally:
+            self._finished.set()
+        if child is not None:
+            with child:  # the rest: its lines read (a full pipe would stop it), then waited
+                assert child.stdout is not None
+                for _ in child.stdout:
+                    pass
+        self.rest.set()
+
+    def _start_child(self, level: Level, fish: int | None, seed: int
+                     ) -> "subprocess.Popen[str] | None":  # fmt: skip
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        script = ("from shoal.game.loading import _level_child; "
+                  f"_level_child({str(level.path)!r}, {fish!r}, {seed!r})")  # fmt: skip
+        try:
+            return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True, env=env,
+                                    start_new_session=True)  # fmt: skip
+        except OSError:
+            return None
+
+    def _read_until_ready(self, child: "subprocess.Popen[str]") -> bool:
+        """Follow the child's progress until it says the level is compiled; False if it
+        ended first."""
+        assert child.stdout is not None  # piped
+        for line in child.stdout:  # reading waits without holding the interpreter's lock
+            if line.strip() == READY:
+                return True
+            done, _, label = line.rstrip("\n").partition("\t")
+            with contextlib.suppress(ValueError):  # a line that is not a report
+                self._progress(float(done), label)  # up to LEVEL_SHARE: loading them is left
+        return False
+
+
+def prepare_level(level: Level, fish: int | None = None, seed: int = 0) -> LevelPreparation:
+    """The kernels `level` plays through, prepared first, and the rest after, behind the
+    game: a child process compiles the level's kernels (playing it briefly, with no window)
+    and says so, a thread here then loads them (`done`), and the child goes on compiling the
+    others at a low priority while the game plays. For a cold cache; returns at once."""
+    preparation = LevelPreparation()
+    threading.Thread(target=preparation._run_level, args=(level, fish, seed),
+                     name="shoal-prepare-level", daemon=True).start()  # fmt: skip
+    return preparation
 
 
 class LoadingView(arcade.View):
@@ -65,8 +216,9 @@ class LoadingView(arcade.View):
                 f"Preparing the fish: {self.preparation.label} "
                 f"({100 * self.preparation.fraction:.0f} %, {seconds:.0f} s)",
             ),
-            "The first launch after an install or a numba upgrade compiles the flocking "
-            "kernels (about a minute, once); later launches take a second.",
+            "The first launch after an install or a numba upgrade compiles the level's "
+            "kernels (about half a minute, once), the rest while you play; later launches "
+            "take a second.",
         )
         draw_card(card, self.texts, width, height)
         self._draw_bar(width, height)

@@ -9,14 +9,14 @@ from pathlib import Path
 import arcade
 
 from shoal.game.level import Level
-from shoal.game.loading import LoadingView
+from shoal.game.loading import LoadingView, prepare_level
 from shoal.game.outputs import writable_problem
 from shoal.game.records import Records, setup_key
 from shoal.game.sound import Sounds
 from shoal.game.tank import FISH, Tank
 from shoal.game.tank_save import save_path
 from shoal.game.tank_view import TankFactory, TankView
-from shoal.systems import prepare
+from shoal.systems import Preparation, prepare
 from shoal.systems.ahead import warm_up_compiled
 
 WINDOW_TITLE = "shoal: fish tank"
@@ -114,7 +114,8 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
         ))  # fmt: skip
         return games[0]
 
-    loading = LoadingView(prepare(), start_game, startup_report("window open"))
+    loading = LoadingView(prepare_kernels(level, options), start_game,
+                          startup_report("window open"))  # fmt: skip
     window.show_view(loading)
     arcade.run()
     problems = [loading.failure]
@@ -124,6 +125,16 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
     for problem in problems:
         print(f"shoal: error: {problem}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def prepare_kernels(level: Level, options: argparse.Namespace) -> Preparation:
+    """The loading screen's preparation: with the whole cache there, every kernel loaded
+    (`prepare`, a second); with a cold one (the first launch after an install), the level's
+    own kernels compiled first, so that its tank shows as soon as they are, and the rest
+    compiled behind the game (`prepare_level`)."""
+    if warm_up_compiled():
+        return prepare()
+    return prepare_level(level, options.fish, options.seed)
 
 
 def run_headless(level: Level, make: TankFactory, frames: int, screenshot: Path | None,

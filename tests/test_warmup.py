@@ -1,4 +1,6 @@
-"""warm_up() prepares every kernel a game uses, without touching the caller's esper world."""
+"""warm_up() prepares every kernel a game uses, without touching the caller's esper world; on
+a cold cache the game's loading screen prepares the level's own kernels first, and starts the
+game once they are ready."""
 
 import json
 import os
@@ -7,11 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import arcade
 import esper
 import pytest
 
 from shoal.components import Position
-from shoal.systems import warm_up
+from shoal.game import loading, play
+from shoal.game.level import load_level
+from shoal.game.loading import LevelPreparation, LoadingView, prepare_level
+from shoal.systems import Preparation, warm_up
 
 
 def test_warm_up_leaves_the_current_world_alone(fresh_world: str) -> None:
@@ -50,3 +56,123 @@ def test_nothing_compiles_after_warm_up(report: dict[str, Any]) -> None:
 @pytest.mark.slow
 def test_the_warm_up_check_sees_a_new_signature(report: dict[str, Any]) -> None:
     assert list(report["control"]) == ["shoal.systems.core.maths.clamp_length"]
+
+
+FAKE_LEVEL_CHILD = """
+import os, sys, time
+print("0.4000\\tthe level", flush=True)
+print("ready", flush=True)
+while not os.path.exists(sys.argv[1]):  # compiling the rest, until the test lets it end
+    time.sleep(0.02)
+print("1.0000\\tready", flush=True)
+"""
+
+
+def _fake_level_child(monkeypatch: pytest.MonkeyPatch, script: str, *args: str) -> list[str]:
+    """`prepare_level` with `script` as its child and the brief play in the thread recorded
+    (not run); the list of the levels played."""
+    played: list[str] = []
+    monkeypatch.setattr(loading, "play_level_briefly",
+                        lambda level, *_: played.append(level.name))  # fmt: skip
+
+    def start(self: LevelPreparation, *_: object) -> "subprocess.Popen[str]":
+        return subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
+                                text=True)  # fmt: skip
+
+    monkeypatch.setattr(LevelPreparation, "_start_child", start)
+    return played
+
+
+def test_the_loading_screen_starts_the_level_once_the_child_says_ready(
+    window: arcade.Window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The child compiles the level's kernels, says so, and goes on with the rest: the game
+    # starts then, not when the child ends.
+    played = _fake_level_child(monkeypatch, FAKE_LEVEL_CHILD, str(tmp_path / "end"))
+    preparation = prepare_level(load_level("reef"), 30, 0)
+    made: list[arcade.View] = []
+
+    def then() -> arcade.View:
+        made.append(arcade.View())
+        return made[0]
+
+    view = LoadingView(preparation, then)
+    window.show_view(view)
+    view.on_draw()
+    assert preparation.wait(60.0) and preparation.error is None
+    assert played == ["reef"]  # its kernels loaded here, behind the screen
+    assert not preparation.rest.is_set()  # the child still compiles the rest
+    view.on_update(1 / 60)
+    assert made and window.current_view is made[0]
+    (tmp_path / "end").touch()
+    assert preparation.rest.wait(60.0)
+
+
+def test_a_level_child_that_ends_before_ready_leaves_the_level_to_the_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played = _fake_level_child(monkeypatch, "print('0.5000\\tthe level')")
+    preparation = prepare_level(load_level("reef"))
+    assert preparation.wait(60.0) and preparation.error is None
+    assert played == ["reef"] and preparation.fraction == 1.0
+    assert preparation.rest.wait(60.0)
+
+
+def test_a_cold_cache_prepares_the_level_first_and_a_warm_one_everything(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    options = play_options()
+    asked: list[tuple[str, int | None, int]] = []
+
+    def level_first(level: Any, fish: int | None, seed: int) -> Preparation:
+        asked.append((level.name, fish, seed))
+        return Preparation()
+
+    monkeypatch.setattr(play, "prepare_level", level_first)
+    monkeypatch.setattr(play, "prepare", lambda: Preparation(label="all"))
+    monkeypatch.setattr(play, "warm_up_compiled", lambda: False)
+    assert play.prepare_kernels(load_level("reef"), options).label != "all"
+    assert asked == [("reef", 40, 3)]
+    monkeypatch.setattr(play, "warm_up_compiled", lambda: True)
+    assert play.prepare_kernels(load_level("reef"), options).label == "all"
+    assert len(asked) == 1
+
+
+def play_options() -> Any:
+    """The command line's options, with 40 fish and seed 3."""
+    from shoal.game.__main__ import parse_args
+
+    return parse_args(["--fish", "40", "--seed", "3"])
+
+
+@pytest.mark.slow
+def test_the_level_child_says_ready_before_it_compiles_the_rest() -> None:
+    level = load_level("reef")
+    script = "from shoal.game.loading import _level_child; "
+    script += f"_level_child({str(level.path)!r}, 30, 0)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=900, env={**os.environ, "ARCADE_HEADLESS": "1"})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    ready = lines.index(loading.READY)
+    before = [float(line.split("\t")[0]) for line in lines[:ready]]
+    after = [line.split("\t") for line in lines[ready + 1 :]]
+    assert before and max(before) <= loading.LEVEL_SHARE
+    assert {label for _, label in after} >= {"steering", "threads", "ready"}
+    assert after[-1] == ["1.0000", "ready"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["reef", "caves", "open_water", "kelp", "reef 1"])
+def test_a_levels_brief_play_holds_every_kernel_of_its_first_minute(level: str) -> None:
+    # A fresh process: only what `play_level_briefly` compiled or loaded counts. "reef 1"
+    # is the control: a play of one step misses kernels, and the check sees them.
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("level_check.py")),
+                           *level.split()], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "ARCADE_HEADLESS": "1"})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    new = json.loads(done.stdout.splitlines()[-1])["new"]
+    if level.endswith(" 1"):
+        assert new, "the control compiled nothing new: the check would catch nothing"
+    else:
+        assert new == {}, f"compiled in the first minute of play: {new}"
