@@ -60,7 +60,7 @@ def intro(tank: Tank, best: int | None, best_try: int | None = None,
         lines.append(f"Your best try here: {best_try} (not won yet)")
     if resume is not None:
         title, played = resume
-        lines.append(f"C: continue where you left ({title}, {played:.0f} s played)")
+        lines.append(f"C: continue where you left off ({title}, {played:.0f} s played)")
     return Card(tank.level.title, tuple(lines), START_HINT)
 
 

@@ -64,7 +64,7 @@ def test_quitting_mid_level_saves_and_c_continues_exactly(window: arcade.Window,
     before = state(view.tank)
     again = view_of(window, save, intro=True)
     card = again.card()
-    assert card is not None and any(line.startswith("C: continue where you left (")
+    assert card is not None and any(line.startswith("C: continue where you left off (")
                                     for line in card.lines)  # fmt: skip
     again.on_key_press(arcade.key.C, 0)
     assert not again.waiting and again.level.name == LEVEL
