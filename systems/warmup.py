@@ -358,9 +358,6 @@ def _populate(flock: Flock) -> None:
         esper.create_entity(Obstacle(Circle(100.0, 100.0, 20.0)))
         esper.create_entity(Position(50.0, 50.0), Velocity(10.0, 0.0), Leader())
         esper.create_entity(Position(150.0, 150.0), Food())
-        # A whole-number radius, as a game writes one (the tank's pellets): the slowing
-        # distance's kernel has a signature of its own for it, loaded on a frame otherwise.
-        esper.create_entity(Position(150.0, 40.0), Food(radius=6))
         esper.create_entity(Position(60.0, 150.0), Attractor())
         esper.create_entity(Position(150.0, 60.0), Predator(catch_radius=0.0))
         esper.create_entity(Position(40.0, 160.0), Velocity(0.0, 10.0), Prey(("b",)))

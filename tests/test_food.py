@@ -10,6 +10,7 @@ import pytest
 
 from shoal.components import Attractor, Food, Position, Species, Velocity
 from shoal.systems import FOOD_BITTEN, FOOD_EATEN, Flock, FlockConfig, install
+from shoal.systems.core.maths import slowing_before
 
 
 class Log:
@@ -53,6 +54,16 @@ def test_each_bite_fires_once_and_the_last_removes_the_food(log: Log) -> None:
     assert set(flock.entities.tolist()) >= {b for _, b, _ in log.bites}
     assert log.eaten == [food]
     assert not esper.entity_exists(food)
+
+
+def test_a_whole_number_radius_compiles_no_second_signature() -> None:
+    # A game writes `Food(radius=6)` and `Attractor(dead_radius=10)`: their slowing distance
+    # is computed with the float signature the warm-up compiled, not a new one on a frame.
+    flock = school()
+    esper.create_entity(Position(330, 300), Food(radius=6))
+    esper.create_entity(Position(100, 100), Attractor(radius=200, dead_radius=10, arrive=True))
+    flock.step()
+    assert [str(s) for s in slowing_before.signatures] == ["(float64,)"]
 
 
 @pytest.mark.slow

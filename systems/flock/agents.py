@@ -102,10 +102,12 @@ _NONE: dict[int, AgentArrays] = {}
 
 def _sizes(agent: object) -> tuple[float, float, float, float]:
     """An agent's radius, inner radius, weight and slowing distance (see `AgentArrays`)."""
+    # float(): a whole-number radius (a game's `Food(radius=6)`) would otherwise compile
+    # and load a second signature of `slowing_before`, on the frame that first meets it.
     if isinstance(agent, Food):
-        return agent.radius, 0.0, 1.0, slowing_before(agent.radius)
+        return agent.radius, 0.0, 1.0, slowing_before(float(agent.radius))
     if isinstance(agent, Attractor):
-        slowing = slowing_before(agent.dead_radius) if agent.arrive else 0.0
+        slowing = slowing_before(float(agent.dead_radius)) if agent.arrive else 0.0
         return agent.radius, agent.dead_radius, agent.weight, slowing
     if isinstance(agent, Predator):
         return agent.catch_radius, 0.0, 1.0, 0.0
