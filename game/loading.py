@@ -24,7 +24,7 @@ import arcade
 from shoal.game.cards import HINT, SHADE, Card, TextCache, draw_card, ui_scale
 from shoal.game.level import Level, LevelError, level_names, load_level
 from shoal.game.tank import DT, Tank
-from shoal.systems.ahead import compiling_here, hold_lock
+from shoal.systems.ahead import child_env, compiling_here, hold_lock
 from shoal.systems.warmup import Preparation, _draw, warm_up
 
 BACKGROUND = arcade.types.Color(10, 30, 52)
@@ -117,7 +117,7 @@ class LevelPreparation(Preparation):
             # wall time (46.8 s against 43.2 s to ready, cold, load 3): the level's kernels
             # are most of both groups, and two processes compiled them twice.
             child = self._start_child(level, fish, seed)
-            if child is None or not self._read_until_ready(child):
+            if child is None or not self._follow(child, 1.0, until=READY):
                 self._progress(self.fraction, "the level")  # no child: compiled on this thread
             with compiling_here():  # loads what the child compiled (or compiles what it missed)
                 play_level_briefly(level, fish, seed)
@@ -136,27 +136,14 @@ class LevelPreparation(Preparation):
 
     def _start_child(self, level: Level, fish: int | None, seed: int
                      ) -> "subprocess.Popen[str] | None":  # fmt: skip
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         script = ("from shoal.game.loading import _level_child; "
                   f"_level_child({str(level.path)!r}, {fish!r}, {seed!r})")  # fmt: skip
         try:
             return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, text=True, env=env,
+                                    stderr=subprocess.DEVNULL, text=True, env=child_env(),
                                     start_new_session=True)  # fmt: skip
         except OSError:
             return None
-
-    def _read_until_ready(self, child: "subprocess.Popen[str]") -> bool:
-        """Follow the child's progress until it says the level is compiled; False if it
-        ended first."""
-        assert child.stdout is not None  # piped
-        for line in child.stdout:  # reading waits without holding the interpreter's lock
-            if line.strip() == READY:
-                return True
-            done, _, label = line.rstrip("\n").partition("\t")
-            with contextlib.suppress(ValueError):  # a line that is not a report
-                self._progress(float(done), label)  # up to LEVEL_SHARE: loading them is left
-        return False
 
 
 def prepare_level(level: Level, fish: int | None = None, seed: int = 0) -> LevelPreparation:

@@ -104,6 +104,12 @@ def prime_numba() -> None:
     cpu_target.target_context.refresh()
 
 
+def child_env() -> dict[str, str]:
+    """The environment of a compiling child process: this one's, with its import path, so
+    that the child imports this very shoal (a checkout, a test's path) and its cache."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+
+
 def background_child() -> "subprocess.Popen[bytes] | None":
     """The child `compile_rest_in_background` started in this process, if it did."""
     return _children[-1] if _children else None
@@ -122,14 +128,13 @@ def compile_rest_in_background() -> bool:
         return False
     if warm_up_compiled() or not _lock_free():
         return False
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     with contextlib.suppress(OSError):
         child = subprocess.Popen(
             [sys.executable, "-c", _CHILD],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env=env,
+            env=child_env(),
             start_new_session=True,  # outlives a host that quits first: the cache completes
         )
         _children.append(child)

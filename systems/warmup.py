@@ -15,7 +15,6 @@ it stalled the loading screen's frames for as long (1.15 s measured).
 import contextlib
 import functools
 import math
-import os
 import subprocess
 import sys
 import threading
@@ -41,7 +40,13 @@ from shoal.components import (
     Velocity,
 )
 from shoal.components import arguments as check
-from shoal.systems.ahead import background_child, compiling_here, hold_lock, warm_up_compiled
+from shoal.systems.ahead import (
+    background_child,
+    child_env,
+    compiling_here,
+    hold_lock,
+    warm_up_compiled,
+)
 from shoal.systems.core.config import FlockConfig
 from shoal.systems.core.store import FloatArray
 from shoal.systems.core.threads import native_always
@@ -165,21 +170,32 @@ class Preparation:
         """Compile the kernels into the cache in a child process, reporting its progress;
         return the share of the bar it took (where it could not run or stopped: as far as it
         got, and `warm_up` compiles here what is missing)."""
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         command = [sys.executable, "-c", "from shoal.systems.warmup import _report; _report()"]
         try:
             child = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+                command,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                env=child_env(),
             )
         except OSError:
             return 0.0
         with child:
-            assert child.stdout is not None  # piped
-            for line in child.stdout:  # reading waits without holding the interpreter's lock
-                done, _, label = line.rstrip("\n").partition("\t")
-                with contextlib.suppress(ValueError):  # a line that is not a report
-                    self._progress(_COMPILED_SHARE * float(done), label)
+            self._follow(child, _COMPILED_SHARE)
         return _COMPILED_SHARE if child.returncode == 0 else self.fraction
+
+    def _follow(self, child: "subprocess.Popen[str]", share: float, until: str = "") -> bool:
+        """Report a compiling child's progress lines (`done` TAB `label`, `done` scaled by
+        `share`) until it prints the line `until` (True) or ends (False)."""
+        assert child.stdout is not None  # piped
+        for line in child.stdout:  # reading waits without holding the interpreter's lock
+            if until and line.strip() == until:
+                return True
+            done, _, label = line.rstrip("\n").partition("\t")
+            with contextlib.suppress(ValueError):  # a line that is not a report
+                self._progress(share * float(done), label)
+        return False
 
     def _wait_for(self, child: "subprocess.Popen[bytes]") -> float:
         """Wait for the child that compiles the rest in the background (it reports no
