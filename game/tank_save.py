@@ -187,7 +187,7 @@ def _tank_values(name: str, arrays: dict[str, npt.NDArray[Any]], tank: Tank
         raise fail(
             "tank.counts: must be 4 whole numbers >= 0 (food eaten, fish eaten, home, drops)"
         )
-    if str(arrays["tank.practice"].dtype)[:2] not in ("<U", ">U") or arrays["tank.practice"].shape:
+    if arrays["tank.practice"].dtype.kind != "U" or arrays["tank.practice"].shape:
         raise fail("tank.practice: must be a line of text")
     width, height = tank.level.width, tank.level.height
     state = None
