@@ -1,15 +1,16 @@
-"""Build hook: compile the numba kernels that a flock's first step goes through while the
-package is built, so that the first step after ``pip install .`` finds them ready (see
-shoal/systems/core/kernel_cache.py).
+"""Build hook: compile the numba kernels that a flock's first step and the fish tank's first
+level go through while the package is built, so that the first step and the first `shoal`
+after ``pip install .`` find them ready (see shoal/systems/core/kernel_cache.py).
 
 Everything else about the package is in pyproject.toml. The kernels are compiled from the
-freshly built package in one child process (``_compile_first_steps``: about a third of all
-the kernels' compile time, ~25 s of CPU); their cache lands beside the sources in the build
-folder and travels into the wheel. The rest (the parallel drivers, agents, obstacles,
-navigation, queries) compile after the install, in the background (systems/ahead.py), or
-behind the game's loading screen. A failure here only costs the user the compile at first
-use, so it never fails the build. Editable installs skip it (their kernels compile, and are
-cached in the checkout, on first use); ``SHOAL_SKIP_KERNEL_BUILD=1`` skips it too.
+freshly built package in one child process (``game/level_kernels.py: compile_for_package``:
+about half of all the kernels' compile time, ~35 s of CPU); their cache lands beside the
+sources in the build folder and travels into the wheel. The rest (the parallel drivers,
+predators, attractors and prey, the queries, the other levels) compile after the install,
+in the background (systems/ahead.py), or behind the game's loading screen. A failure here
+only costs the user the compile at first use, so it never fails the build. Editable
+installs skip it (their kernels compile, and are cached in the checkout, on first use);
+``SHOAL_SKIP_KERNEL_BUILD=1`` skips it too.
 """
 
 import os
@@ -20,7 +21,7 @@ import time
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-FIRST_STEPS = "from shoal.systems.warmup import _compile_first_steps; _compile_first_steps()"
+PACKAGE_KERNELS = "from shoal.game.level_kernels import compile_for_package; compile_for_package()"
 
 
 class BuildWithKernels(build_py):
@@ -34,10 +35,10 @@ class BuildWithKernels(build_py):
         # pip's isolated build finds its build requirements through PYTHONPATH: keep them.
         paths = [os.path.abspath(self.build_lib), os.environ.get("PYTHONPATH", "")]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
-        result = subprocess.run([sys.executable, "-c", FIRST_STEPS], env=env, check=False)
+        result = subprocess.run([sys.executable, "-c", PACKAGE_KERNELS], env=env, check=False)
         took = time.perf_counter() - started
         if result.returncode == 0:
-            print(f"shoal: first-step kernels compiled into the package in {took:.1f} s")
+            print(f"shoal: the first steps' and first level's kernels compiled in {took:.1f} s")
         else:
             print("shoal: warning: could not compile the kernels now; "
                   "they will compile on first use", file=sys.stderr)  # fmt: skip

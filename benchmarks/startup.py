@@ -37,11 +37,13 @@ as they arrive.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -205,6 +207,15 @@ def empty_kernel_cache(python: Path) -> int:
     return len(files)
 
 
+def stop_children(python: Path) -> None:
+    """Stop the processes still running the virtualenv's `python`: the compiling children the
+    runs left behind (`ahead.py`'s, the loading screen's), so that its folder can go."""
+    for process in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            if (process / "cmdline").read_bytes().split(b"\0")[0] == bytes(python):
+                os.kill(int(process.name), signal.SIGKILL)
+
+
 def main() -> None:
     """Install into a fresh virtualenv and time each launch."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -218,33 +229,42 @@ def main() -> None:
                         help="measure what comes first after the install only (the --play "
                         "run, else the headless game's first run)")  # fmt: skip
     args = parser.parse_args()
-    window = not args.no_window
-    if window and not os.environ.get("DISPLAY") and shutil.which("xvfb-run") is None:
+    if not args.no_window and not os.environ.get("DISPLAY") and shutil.which("xvfb-run") is None:
         sys.exit("startup.py: no display and no xvfb-run (Debian package xvfb): --no-window")
     with tempfile.TemporaryDirectory(prefix="shoal-startup-") as folder:
         workdir = Path(folder)
         python, installed = run_install(args.source, workdir / "venv")
-        result: dict[str, object] = {"pip install": installed}
-        if args.play:
-            result["game played, first launch"] = time_play(python, workdir, args.play)
-        elif args.only_first:
-            result["headless game, first run"] = time_headless(python, workdir)
-        if args.only_first:
-            _show(result, args.json)
-            return
-        result["embedding, first run"] = time_embedding(python, workdir)
-        result["embedding, second run"] = time_embedding(python, workdir)
-        if window:
-            result["game, first launch"] = time_game(python, workdir)
-            result["game, second launch"] = time_game(python, workdir)
-        result["headless game, first run"] = time_headless(python, workdir)
-        result["headless game, second run"] = time_headless(python, workdir)
-        result["kernel cache files deleted"] = empty_kernel_cache(python)
-        if window:
-            result["game, empty kernel cache"] = time_game(python, workdir)
-            empty_kernel_cache(python)
-        result["embedding, empty kernel cache"] = time_embedding(python, workdir)
+        try:
+            result = measure(python, workdir, installed, args)
+        finally:
+            stop_children(python)
     _show(result, args.json)
+
+
+def measure(python: Path, workdir: Path, installed: dict[str, object],
+            args: argparse.Namespace) -> dict[str, object]:  # fmt: skip
+    """Every launch that `args` asks for, after the install."""
+    window = not args.no_window
+    result: dict[str, object] = {"pip install": installed}
+    if args.play:
+        result["game played, first launch"] = time_play(python, workdir, args.play)
+    elif args.only_first:
+        result["headless game, first run"] = time_headless(python, workdir)
+    if args.only_first:
+        return result
+    result["embedding, first run"] = time_embedding(python, workdir)
+    result["embedding, second run"] = time_embedding(python, workdir)
+    if window:
+        result["game, first launch"] = time_game(python, workdir)
+        result["game, second launch"] = time_game(python, workdir)
+    result["headless game, first run"] = time_headless(python, workdir)
+    result["headless game, second run"] = time_headless(python, workdir)
+    result["kernel cache files deleted"] = empty_kernel_cache(python)
+    if window:
+        result["game, empty kernel cache"] = time_game(python, workdir)
+        empty_kernel_cache(python)
+    result["embedding, empty kernel cache"] = time_embedding(python, workdir)
+    return result
 
 
 def _show(result: dict[str, object], as_json: bool) -> None:

@@ -23,49 +23,18 @@ import arcade
 
 from shoal.game.cards import HINT, SHADE, Card, TextCache, draw_card, ui_scale
 from shoal.game.level import Level, LevelError, level_names, load_level
-from shoal.game.tank import DT, Tank
+from shoal.game.level_kernels import compiled_with_package, play_level_briefly
 from shoal.systems.ahead import child_env, compiling_here, hold_lock
-from shoal.systems.warmup import Preparation, _draw, warm_up
+from shoal.systems.warmup import Preparation, warm_up
 
 BACKGROUND = arcade.types.Color(10, 30, 52)
 BAR = arcade.types.Color(90, 170, 230)
 
 
-LEVEL_STEPS = 900
-"""The steps `play_level_briefly` plays: 15 s of a level, the player's leader touring it,
-food dropped every second by the school, the sharks hunting; enough for every kernel (and
-signature) a level's first minute of play goes through (tests/test_warmup.py checks it)."""
 LEVEL_SHARE = 0.9
 """The share of the loading bar for compiling the level's own kernels."""
 READY = "ready"
 """What the child prints once the level's own kernels are in the cache."""
-
-
-def play_level_briefly(level: Level, fish: int | None, seed: int, steps: int = LEVEL_STEPS,
-                       progress: Callable[[float], None] | None = None) -> None:  # fmt: skip
-    """Play `steps` steps of `level` as a player would, with no window: the leader tours the
-    tank (round its rocks, by its home), food is dropped ahead of the school each second,
-    the sharks hunt; then the queries the HUD and the drawing make. Compiles (or loads) the
-    kernels the level's play goes through. `progress(done)` is called every 60 steps."""
-    tank = Tank(level, seed=seed, fish=fish, autopilot=True)
-    try:
-        for step in range(steps):
-            if step % 60 == 30 and tank.leader is not None:
-                x, y = tank.leader.x, tank.leader.y  # between the leader and its school
-                if len(tank.flock):
-                    mx, my = tank.flock.positions.mean(axis=0)
-                    x, y = (x + mx) / 2, (y + my) / 2
-                tank.drop_food(float(x), float(y))
-            tank.step(DT)
-            if progress is not None and step % 60 == 0:
-                progress(step / steps)
-            if tank.status != "playing":
-                break
-        tank.stats()
-        tank.misplaced()
-        _draw(tank.flock.positions, tank.flock.velocities)
-    finally:
-        tank.close()
 
 
 def _level_child(level_path: str, fish: int | None, seed: int) -> None:
@@ -117,7 +86,9 @@ class LevelPreparation(Preparation):
             # wall time (46.8 s against 43.2 s to ready, cold, load 3): the level's kernels
             # are most of both groups, and two processes compiled them twice.
             child = self._start_child(level, fish, seed)
-            if child is None or not self._follow(child, 1.0, until=READY):
+            if compiled_with_package(level):  # nothing to wait for: loaded here at once
+                self._progress(self.fraction, "the level")
+            elif child is None or not self._follow(child, 1.0, until=READY):
                 self._progress(self.fraction, "the level")  # no child: compiled on this thread
             with compiling_here():  # loads what the child compiled (or compiles what it missed)
                 play_level_briefly(level, fish, seed)
@@ -149,8 +120,9 @@ class LevelPreparation(Preparation):
 def prepare_level(level: Level, fish: int | None = None, seed: int = 0) -> LevelPreparation:
     """The kernels `level` plays through, prepared first, and the rest after, behind the
     game: a child process compiles the level's kernels (playing it briefly, with no window)
-    and says so, a thread here then loads them (`done`), and the child goes on compiling the
-    others at a low priority while the game plays. For a cold cache; returns at once."""
+    and says so (the level the package came compiled with: not waited for), a thread here
+    then loads them (`done`), and the child goes on compiling the others at a low priority
+    while the game plays. For a cold cache; returns at once."""
     preparation = LevelPreparation()
     threading.Thread(target=preparation._run_level, args=(level, fish, seed),
                      name="shoal-prepare-level", daemon=True).start()  # fmt: skip

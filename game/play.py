@@ -9,6 +9,7 @@ from pathlib import Path
 import arcade
 
 from shoal.game.level import Level
+from shoal.game.level_kernels import compiled_with_package
 from shoal.game.loading import LoadingView, prepare_level
 from shoal.game.outputs import writable_problem
 from shoal.game.records import Records, setup_key
@@ -50,9 +51,9 @@ def run(level: Level, options: argparse.Namespace, headless: bool, sound: bool =
     make = tank_factory(options, headless)
     if headless:
         # No frame to keep drawing: the level's kernels load (or compile) as it first runs.
-        if not warm_up_compiled():
+        if not warm_up_compiled() and not compiled_with_package(level):
             print("shoal: compiling the flocking kernels this level needs "
-                  "(the first run after an install: about half a minute)")  # fmt: skip
+                  "(its first run after an install: about half a minute)")  # fmt: skip
         frames = HEADLESS_FRAMES if options.frames is None else options.frames
         return run_headless(level, make, frames, demo_screenshot(options.screenshot),
                             options.stats)  # fmt: skip

@@ -1,14 +1,14 @@
 """The kernels compiled ahead of use: which of them the cache holds, and a child process that
 compiles the rest of them, in the background, after a package install.
 
-`pip install .` compiles only the kernels that a flock's first step goes through (setup.py,
-`warmup._compile_first_steps`); the others (the parallel drivers, the agents', obstacles'
-and navigation's, the queries and metrics) would compile on the frame that first needs
-them, a stall of 0.5 to 6 s each. So the first `install` of a process that finds the first
-steps cached but not the rest starts one child process that runs the whole warm-up into the
-same cache, at a low priority, and leaves it running; the host's own process then loads
-what the child compiled. A game with a loading screen calls `shoal.prepare()` instead (see
-`warmup.py`).
+`pip install .` compiles only the kernels that a flock's first step goes through
+(`warmup.compile_first_steps`) and the fish tank's first level plays through (setup.py);
+the others (the parallel drivers, the predators', attractors' and prey's, the queries and
+metrics) would compile on the frame that first needs them, a stall of 0.5 to 6 s each. So
+the first `install` of a process that finds the first steps cached but not the rest starts
+one child process that runs the whole warm-up into the same cache, at a low priority, and
+leaves it running; the host's own process then loads what the child compiled. A game
+with a loading screen calls `shoal.prepare()` instead (see `warmup.py`).
 """
 
 import contextlib

@@ -1,12 +1,13 @@
 """Have every kernel ready before the game needs it: `warm_up()` (blocking, with progress)
 and `prepare()` (the same on a background thread, for a loading screen that keeps drawing).
 
-A package built by pip carries the kernels a flock's first step goes through (setup.py,
-`_compile_first_steps`); the rest compile after the install, in a child process that the
-first `install` starts (`ahead.py`), or here. Where the whole cache is there, this only
-loads the kernels (about a second). Where it is not (the first launch after an install, an
-editable install, a wheel built on another CPU, a numba upgrade), the kernels compile:
-about a minute of one core for the rest, two for all of them. `prepare()` then compiles
+A package built by pip carries the kernels a flock's first step goes through
+(`compile_first_steps`) and the fish tank's first level plays through (setup.py); the
+rest compile after the install, in a child process that the first `install` starts
+(`ahead.py`), or here. Where the whole cache is there, this only loads the kernels (about
+a second). Where it is not (the first launch after an install, an editable install, a
+wheel built on another CPU, a numba upgrade), the kernels compile: about a minute of one
+core for the rest, two for all of them. `prepare()` then compiles
 them in a child process, into the same cache, and only loads them itself: numba's compiler
 holds the interpreter's lock for a second at a time, and compiled on the game's own thread
 it stalled the loading screen's frames for as long (1.15 s measured).
@@ -242,13 +243,13 @@ FIRST_STEP_BOIDS = (300, 1_100)
 (`sorted_cells`), and both must be among the kernels compiled."""
 
 
-def _compile_first_steps() -> float:
+def compile_first_steps() -> float:
     """Step a flock of one species once in each boundary mode: the kernels and signatures
     that every flock's first step goes through, and no more; return the seconds.
 
-    What the package build compiles (setup.py): about a third of `warm_up`'s compile time.
-    The rest compiles later, in the background (`ahead.compile_rest_in_background`, or
-    `prepare`)."""
+    With the first level's (`game/level_kernels.py`), what the package build compiles
+    (setup.py); almost all of them are among the level's. The rest compiles later, in the
+    background (`ahead.compile_rest_in_background`, or `prepare`)."""
     start = time.perf_counter()
     for boundary in ("contain", "bounce", "wrap"):
         config = FlockConfig(width=800, height=600, boundary=boundary)

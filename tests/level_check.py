@@ -23,7 +23,7 @@ from balance import Clicker, Competent
 from warm_check import signatures
 
 from shoal.game.level import load_level
-from shoal.game.loading import LEVEL_STEPS, play_level_briefly
+from shoal.game.level_kernels import LEVEL_STEPS, play_level_briefly
 from shoal.game.tank import DT, Tank
 from shoal.game.tank_view import TankView
 

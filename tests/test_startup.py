@@ -239,7 +239,7 @@ import json, sys
 from numba.core.dispatcher import Dispatcher
 import shoal
 from shoal.systems.core import threads
-from shoal.systems.warmup import _compile_first_steps
+from shoal.systems.warmup import compile_first_steps
 
 def signatures():
     return {(name, key, str(sig)) for name, module in list(sys.modules.items())
@@ -247,7 +247,7 @@ def signatures():
             for key, value in vars(module).items() if isinstance(value, Dispatcher)
             for sig in value.signatures}
 
-_compile_first_steps()  # loads (or compiles) the first steps' kernels in this process
+compile_first_steps()  # loads (or compiles) the first steps' kernels in this process
 # As after a package install, before the child has compiled the threaded drivers.
 threads.kernel_ready = lambda native: False
 before = signatures()
@@ -262,11 +262,43 @@ print(json.dumps(sorted(signatures() - before)))
 
 
 def test_the_first_steps_hold_every_kernel_an_embedding_scripts_first_steps_need() -> None:
-    # A fresh process, so that only what `_compile_first_steps` compiled or loaded counts.
+    # A fresh process, so that only what `compile_first_steps` compiled or loaded counts.
     done = subprocess.run([sys.executable, "-c", FIRST_STEPS_CHECK], capture_output=True,
                           text=True, timeout=600)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("control", [False, True])
+def test_the_package_build_holds_every_kernel_of_the_headless_demo(control: bool) -> None:
+    # A fresh process: only what `compile_for_package` compiled or loaded counts. The
+    # control compiles the first steps only, and the check sees the level's kernels as new.
+    check = [sys.executable, str(Path(__file__).with_name("package_check.py"))]
+    done = subprocess.run([*check, "--control"] if control else check, capture_output=True,
+                          text=True, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["status"] == 0
+    if control:
+        assert found["new"], "the control compiled nothing new: the check would catch nothing"
+    else:
+        assert found["new"] == {}, f"the headless demo compiled: {found['new']}"
+
+
+def test_as_installed_a_kernel_not_cached_is_not_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The package build runs from its build folder, which counts as a checkout: there it
+    # compiles what an installed package's first steps take, a crowd on the pool.
+    monkeypatch.setattr(kernel_cache, "_looked", {})
+
+    @numba.njit(cache=False)
+    def fresh(x: int) -> int:
+        return x + 1
+
+    assert kernel_cache.ready(fresh)  # the tests run from a checkout
+    with kernel_cache.as_installed():
+        assert not kernel_cache.ready(fresh)
+    assert kernel_cache.ready(fresh)
 
 
 @pytest.fixture

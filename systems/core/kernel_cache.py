@@ -18,6 +18,7 @@ Where the package folder cannot be written, numba falls back to its own locators
 user-wide cache).
 """
 
+import contextlib
 import functools
 import hashlib
 import inspect
@@ -26,6 +27,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +158,17 @@ def ready(dispatcher: Any) -> bool:
     if not found:
         _looked[id(dispatcher)] = now
     return found
+
+
+@contextlib.contextmanager
+def as_installed() -> Iterator[None]:
+    """Judge `ready` as an installed package does, whatever folder shoal runs from: the
+    package build (setup.py, in its build folder) compiles what an installed package's first
+    steps go through (a crowd on the pool while its threaded driver is not cached), not what
+    a checkout's would (the threaded drivers too: ~6 s more of compiling)."""
+    global _INSTALLED  # one flag, read by every `ready`
+    was, _INSTALLED = _INSTALLED, True
+    try:
+        yield
+    finally:
+        _INSTALLED = was

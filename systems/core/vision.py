@@ -216,12 +216,14 @@ def seen(
     cell_start, positions = cells.cell_start, cells.positions
     looker = Looker(i, s, xi, yi, r2, cos_half, all_round, hx, hy, cap)
     scene = Scene(cells.species, cells.row, relations, cells.width, cells.height, inv_w, inv_h)
-    count = 0
+    # int(0), not 0: numba compiles each callee a counter that starts as the literal 0
+    # is handed to twice (once for the literal, as it infers the types): seconds at install.
+    count = int(0)
     if reach_x == 1 and reach_y == 1:  # the usual search: its cell and the 8 round it
         rings = (down_x, up_x, down_y, up_y)
         m = _gather_block(cells.cell[i], cx, cy, rings, cell_start, positions, cells.nx, ny, out)
         if m >= 0:
-            count = _read_block(looker, scene, m, 0, out)
+            count = _read_block(looker, scene, m, count, out)
             if count == cap:
                 _sort_heap(cap, cells.row, out)
             return count
@@ -269,7 +271,7 @@ def _read_cell(
     """Test the boids of slots [first, last) (one cell) and keep those the `looker` sees;
     returns the new count. They are copied into the block buffer first (a crowded cell's by
     sample), so that one loop, `_read_block`'s, tests every candidate."""
-    m = 0
+    m = int(0)  # typed from the start, as `seen`'s count
     for j in range(first, last, sample_stride(last - first)):
         out.near_slot[m] = j
         out.near_x[m], out.near_y[m] = positions[j, 0], positions[j, 1]
@@ -306,7 +308,7 @@ def _gather_block(
     if out.near_at[0] == c:
         return int(out.near_at[1])
     down_x, up_x, down_y, up_y = rings
-    m = 0
+    m = int(0)  # typed from the start, as `seen`'s count
     for ring in range(2):
         for ox in range(-min(ring, down_x), min(ring, up_x) + 1):
             side = ox == -ring or ox == ring
@@ -371,7 +373,7 @@ def _read_block(looker: Looker, scene: Scene, m: int, count: int, out: Seen) -> 
                     _sift_down(node, cap, row, slot, kept_dx, kept_dy, dist)
         elif _nearer(d, row[j], dist[0], row[slot[0]]):
             slot[0], kept_dx[0], kept_dy[0], dist[0] = j, dx, dy, d
-            _sift_down(0, cap, row, slot, kept_dx, kept_dy, dist)
+            _sift_down(int(0), cap, row, slot, kept_dx, kept_dy, dist)  # as `seen`'s count
     return count
 
 
@@ -498,8 +500,8 @@ def _sort_heap(size: int, row: IntArray, out: Seen) -> None:
     """Sort the heap's entries nearest first (heap sort)."""
     slot, dx, dy, dist = out.slot, out.dx, out.dy, out.dist
     for last in range(size - 1, 0, -1):
-        _swap(0, last, slot, dx, dy, dist)
-        _sift_down(0, last, row, slot, dx, dy, dist)
+        _swap(int(0), last, slot, dx, dy, dist)  # typed: as `seen`'s count
+        _sift_down(int(0), last, row, slot, dx, dy, dist)
 
 
 # --- every boid's list, on demand (tests, the overlay, `Flock.neighbours`) -----------------

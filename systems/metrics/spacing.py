@@ -97,7 +97,7 @@ def _nearest_distances(
         fx = _offset_in_cell(positions[i, 0] - origin_x - cx * cell_w, cell_w, width, wrap)
         fy = _offset_in_cell(positions[i, 1] - origin_y - cy * cell_h, cell_h, height, wrap)
         best2 = math.inf
-        ring = 0
+        ring = int(0)  # typed, not the literal 0: its callees compile once, not twice
         while True:
             best2 = _scan_ring(i, ring, best2, positions, order, cell_start, cx, cy, frame)
             beyond = min(

@@ -133,13 +133,18 @@ def fill_slots(
     cell_x, cell_y, sorted_rows, starts = sort_into_cells(
         positions, origin_x, origin_y, cell_w, cell_h, nx, ny, wrap
     )
-    order[:] = sorted_rows
-    cell_start[:] = starts
+    # Copied by loops, not `order[:] = sorted_rows`: a slice assignment compiles numba's
+    # message for mismatched shapes (its string formatting: ~1.2 s of the install).
+    for k in range(order.shape[0]):
+        order[k] = sorted_rows[k]
+    for k in range(cell_start.shape[0]):
+        cell_start[k] = starts[k]
     sorting = (order, cell_x, cell_y, ny)
     columns = (positions, velocities, species, alarm)
     torus = (wrap, origin_x, origin_y, width, height)
-    gather_slots(0, positions.shape[0], sorting, columns, torus, slots)
-    mark_cells(0, nx * ny, cell_start, slots)
+    # int(0), not 0: numba compiles a callee handed the literal 0 once more, for it.
+    gather_slots(int(0), positions.shape[0], sorting, columns, torus, slots)
+    mark_cells(int(0), nx * ny, cell_start, slots)
     return crowded(cell_start)
 
 

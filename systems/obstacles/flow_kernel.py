@@ -171,7 +171,7 @@ def march(
     nxt = np.empty(capacity, np.int64)
     cell = np.empty(capacity, np.int64)
     key_of = np.empty(capacity)
-    used = queued = 0
+    used = queued = int(0)  # typed, not the literal 0: `_enqueue` compiles once, not twice
     next_seed = 0
     bucket = 0
     complete = True

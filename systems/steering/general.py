@@ -87,7 +87,9 @@ def general_terms(
     headings = style in (STYLE_TURN, STYLE_ZONES)
     zoned = style == STYLE_ZONES
     # --- gather: sums over its neighbours, by relation and zone --------------------------
-    count = aligned = separated = repelled = attracted = 0
+    # int(0), not 0: numba compiles each callee a counter that starts as the literal 0
+    # is handed to twice (once for the literal, as it infers the types): seconds at install.
+    count = aligned = separated = repelled = attracted = int(0)
     sum_vx = sum_vy = 0.0  # velocities of flockmates in the zone of orientation
     sum_hx = sum_hy = 0.0  # their unit headings (turn and zones styles)
     sum_dx = sum_dy = 0.0  # offsets to all flockmates: their centre, relative to i
@@ -100,7 +102,7 @@ def general_terms(
     alarm_vx = alarm_vy = 0.0  # alarmed flockmates' velocities, weighted by their alarm
     alarm_seen = 0.0  # the highest alarm that reached it
     alarm_lead = 0.0  # how long before the end of this step that alarm reached it (s)
-    threatened = False
+    threatened = bool(False)  # the same for the literal False
     flee_x = flee_y = 0.0
     prey = -1
     prey_dist = math.inf

@@ -161,7 +161,9 @@ def plain_sums(
     # A product, not a division by the speed in the loop: without fast-math's reciprocal
     # flag the compiler keeps a division per candidate (the slowest operation there).
     alarm_pace = 1.0 / alarm_speed
-    count = aligned = separated = here = 0
+    # int(0), not 0: numba compiles each callee a counter that starts as the literal 0
+    # is handed to twice (once for the literal, as it infers the types): seconds at install.
+    count = aligned = separated = here = int(0)
     sum_dx = sum_dy = sum_vx = sum_vy = sep_x = sep_y = alarm_vx = alarm_vy = 0.0
     for t in range(m):
         dx = xs[t] - xi
@@ -357,8 +359,8 @@ def plain_others(
     falloff = int(params[s, P_FALLOFF])
     r2 = perception * perception
     count, sum_dx, sum_dy, aligned, sum_vx, sum_vy, separated, sep_x, sep_y = sums
-    others = 0
-    threatened = False
+    others = int(0)  # typed from the start, as in `plain_sums`
+    threatened = bool(False)
     flee_x = flee_y = 0.0
     for t in range(m):
         dx = xs[t] - x
@@ -495,8 +497,8 @@ def copy_block(
         at[AT_SPECIES],
         at[AT_OTHERS],
     ) = c, 0, 0, 0, 0, 1, s, 0
-    alarmed = False
-    m = others = 0
+    alarmed = bool(False)  # typed from the start, as in `plain_sums`
+    m = others = int(0)
     for ox in range(-down_x, up_x + 1):
         gx, shift_x = _across_edge(cx + ox, nx, cells.width)
         for oy in range(-down_y, up_y + 1):

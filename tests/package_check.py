@@ -1,0 +1,48 @@
+"""After `compile_for_package()` (what `pip install .` compiles into the package), the README's
+first command, the headless demo of the first level, compiles nothing more: run in a fresh
+process.
+
+``python tests/package_check.py [--control]`` compiles (or loads) what the package build
+does, notes every numba dispatcher's signatures, plays the headless demo as ``shoal`` does
+without a display (its 300 steps and its picture, saved into a temporary folder), and prints
+as JSON the signatures that were new (`new`). ``--control`` compiles only a flock's first
+steps first: the check must then see the level's kernels as new.
+"""
+
+import json
+import os
+import sys
+import tempfile
+from contextlib import redirect_stdout
+from pathlib import Path
+
+os.environ["ARCADE_HEADLESS"] = "1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from warm_check import signatures
+
+from shoal.game.__main__ import main as shoal
+from shoal.game.level_kernels import compile_for_package
+from shoal.systems.ahead import compiling_here
+from shoal.systems.core.kernel_cache import as_installed
+from shoal.systems.warmup import compile_first_steps
+
+
+def main() -> None:
+    """Compile what the build does (or, with --control, less), then play the demo."""
+    if "--control" in sys.argv:
+        with as_installed(), compiling_here():
+            compile_first_steps()
+    else:
+        compile_for_package()
+    before = signatures()
+    with tempfile.TemporaryDirectory() as folder, redirect_stdout(sys.stderr):
+        status = shoal(["--screenshot", str(Path(folder) / "demo.png")])
+    after = signatures()
+    new = {kernel: sorted(set(found) - set(before.get(kernel, [])))
+           for kernel, found in after.items()}  # fmt: skip
+    print(json.dumps({"status": status, "new": {k: sigs for k, sigs in new.items() if sigs}}))
+
+
+if __name__ == "__main__":
+    main()
