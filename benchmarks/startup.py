@@ -27,8 +27,9 @@ measures:
   another machine or a numba upgrade meets): the game's window and tank, the longest frame
   the loading screen took while the kernels compiled, and the embedding script's first step.
 
-After the install only the first steps' kernels are cached; the first ``shoal.install`` of
-a process starts a child that compiles the rest (systems/ahead.py). The first embedding run
+After the install only the first steps' and the first level's kernels are cached; the
+first ``shoal.install`` of a process starts a child that compiles the rest
+(systems/ahead.py). The first embedding run
 comes first, so that it meets what a fresh install leaves; the game's first launch then
 finds that child at work or done.
 

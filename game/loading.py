@@ -1,13 +1,13 @@
 """The loading screen: the window opens at once and keeps drawing while the flocking kernels
 are prepared on a background thread, then the game starts.
 
-The package comes with the kernels a first step needs; the first launch after an install
-compiles the rest, as does an editable install or a numba upgrade. That launch prepares the
-level's own kernels first (`prepare_level`: a child process plays the level briefly, with no
-window, and says when they are in the cache), starts the game then, and the child goes on
-compiling the rest at a low priority while the game plays. This screen shows a progress bar
-meanwhile, and the window stays responsive. Later launches (`shoal.systems.prepare`) show
-it for about a second.
+The package comes with the kernels a first step and the first level need; the first launch
+of another level after an install compiles the rest, as does an editable install or a numba
+upgrade. That launch prepares the level's own kernels first (`prepare_level`: a child
+process plays the level briefly, with no window, and says when they are in the cache),
+starts the game then, and the child goes on compiling the rest at a low priority while the
+game plays. This screen shows a progress bar meanwhile, and the window stays responsive.
+Later launches (`shoal.systems.prepare`) show it for about a second.
 """
 
 import contextlib
@@ -175,9 +175,9 @@ class LoadingView(arcade.View):
                 f"Preparing the fish: {self.preparation.label} "
                 f"({100 * self.preparation.fraction:.0f} %, {seconds:.0f} s)",
             ),
-            "The first launch after an install or a numba upgrade compiles the level's "
-            "kernels (about half a minute, once), the rest while you play; later launches "
-            "take a second.",
+            "A level's first launch after an install or a numba upgrade compiles its "
+            "kernels (about half a minute, once; the first level's come with the package), "
+            "the rest while you play; later launches take a second.",
         )
         draw_card(card, self.texts, width, height)
         self._draw_bar(width, height)
