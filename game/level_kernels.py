@@ -60,13 +60,13 @@ def package_level() -> Path:
 
 
 def compile_for_package() -> None:
-    """What `pip install .` compiles into the package (setup.py): the first level's brief
-    play (what the headless demo and the first launch's tank need), then a flock's first
-    steps (all but nothing more, measured: the level's play goes through nearly all of
-    them), as an installed package takes them."""
+    """What `pip install .` compiles into the package (setup.py): a flock's first steps, then
+    the first level's brief play (what the headless demo and the first launch's tank need),
+    as an installed package takes them. The first steps come first, so that a level that
+    cannot be read (a build without pytiled-parser) still leaves them compiled."""
     with as_installed(), compiling_here():  # no threaded driver, no background child
-        play_level_briefly(load_level(package_level()), None, 0)
         compile_first_steps()
+        play_level_briefly(load_level(package_level()), None, 0)
 
 
 def compiled_with_package(level: Level) -> bool:
