@@ -29,9 +29,8 @@ measures:
 
 After the install only the first steps' and the first level's kernels are cached; the
 first ``shoal.install`` of a process starts a child that compiles the rest
-(systems/ahead.py). The first embedding run
-comes first, so that it meets what a fresh install leaves; the game's first launch then
-finds that child at work or done.
+(systems/ahead.py). The first embedding run comes first, so that it meets what a fresh
+install leaves; the game's first launch then finds that child at work or done.
 
 The game reports its milestones on stdout when ``SHOAL_STARTUP_REPORT=1``; they are timed
 as they arrive.

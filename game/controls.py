@@ -32,6 +32,7 @@ class View(Protocol):
     @property
     def finished(self) -> bool: ...
     def resume_saved(self) -> None: ...
+    def kernels_ready(self) -> bool: ...
     @property
     def level(self) -> "Level": ...
     @property
@@ -137,7 +138,7 @@ class Controls:
     def one_step(self) -> None:
         """`.`: one fixed step while paused."""
         view = self.view
-        if view.clock.paused and view.tank.status == "playing":
+        if view.clock.paused and view.tank.status == "playing" and view.kernels_ready():
             view.step()
 
     def toggle_mute(self) -> None:

@@ -35,6 +35,9 @@ LEVEL_SHARE = 0.9
 """The share of the loading bar for compiling the level's own kernels."""
 READY = "ready"
 """What the child prints once the level's own kernels are in the cache."""
+LEVEL_READY = "level"
+"""What the child prints, then a tab and the level's name, once another level's kernels are
+in the cache."""
 
 
 def _level_child(level_path: str, fish: int | None, seed: int) -> None:
@@ -54,6 +57,7 @@ def _level_child(level_path: str, fish: int | None, seed: int) -> None:
                 other = load_level(name)
                 if other.path != level.path:
                     play_level_briefly(other, None, seed)
+                    _say(f"{LEVEL_READY}\t{other.name}")
         warm_up(lambda done, label: _report(1 + (1 - LEVEL_SHARE) / LEVEL_SHARE * done, label))
 
 
@@ -77,6 +81,12 @@ class LevelPreparation(Preparation):
     a child process goes on compiling the rest (`rest` is set once it has ended)."""
 
     rest: threading.Event = field(default_factory=threading.Event, repr=False)
+    ready_levels: set[str] = field(default_factory=set, repr=False)
+
+    def level_ready(self, level: Level) -> bool:
+        """Whether `level`'s kernels are prepared: the first level's here, another's by the
+        child, or the child has ended (whatever it left compiles on first use)."""
+        return self.rest.is_set() or level.name in self.ready_levels
 
     def _run_level(self, level: Level, fish: int | None, seed: int) -> None:
         start = time.perf_counter()
@@ -92,6 +102,7 @@ class LevelPreparation(Preparation):
                 self._progress(self.fraction, "the level")  # no child: compiled on this thread
             with compiling_here():  # loads what the child compiled (or compiles what it missed)
                 play_level_briefly(level, fish, seed)
+            self.ready_levels.add(level.name)
             self._progress(1.0, "ready")
             self.seconds = time.perf_counter() - start
         except BaseException as error:  # reported through `error`, never lost in a thread
@@ -101,8 +112,10 @@ class LevelPreparation(Preparation):
         if child is not None:
             with child:  # the rest: its lines read (a full pipe would stop it), then waited
                 assert child.stdout is not None
-                for _ in child.stdout:
-                    pass
+                for line in child.stdout:
+                    said, _, name = line.rstrip("\n").partition("\t")
+                    if said == LEVEL_READY:
+                        self.ready_levels.add(name)
         self.rest.set()
 
     def _start_child(self, level: Level, fish: int | None, seed: int

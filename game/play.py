@@ -10,7 +10,7 @@ import arcade
 
 from shoal.game.level import Level
 from shoal.game.level_kernels import compiled_with_package
-from shoal.game.loading import LoadingView, prepare_level
+from shoal.game.loading import LevelPreparation, LoadingView, prepare_level
 from shoal.game.outputs import writable_problem
 from shoal.game.records import Records, setup_key
 from shoal.game.sound import Sounds
@@ -100,6 +100,8 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
     if records is not None and records.problem:
         print(f"shoal: {records.problem}", file=sys.stderr)
     games: list[TankView] = []
+    preparation = prepare_kernels(level, options)
+    level_ready = preparation.level_ready if isinstance(preparation, LevelPreparation) else None
 
     def start_game() -> TankView:
         report = startup_report(f"kernels ready (the longest frame while loading took "
@@ -111,12 +113,11 @@ def run_windowed(level: Level, make: TankFactory, options: argparse.Namespace,
             records=records, record_key=lambda lv: setup_key(lv.name, options.fish,
                                                              options.preset),
             sounds=Sounds(enabled=sound), on_first_frame=startup_report("tank drawn"),
-            save=None if scripted else save_path(),
+            save=None if scripted else save_path(), level_ready=level_ready,
         ))  # fmt: skip
         return games[0]
 
-    loading = LoadingView(prepare_kernels(level, options), start_game,
-                          startup_report("window open"))  # fmt: skip
+    loading = LoadingView(preparation, start_game, startup_report("window open"))
     window.show_view(loading)
     arcade.run()
     problems = [loading.failure]

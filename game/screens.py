@@ -64,6 +64,17 @@ def intro(tank: Tank, best: int | None, best_try: int | None = None,
     return Card(tank.level.title, tuple(lines), START_HINT)
 
 
+def preparing(title: str) -> Card:
+    """A level whose kernels still compile (its first launch after an install): it starts
+    on its own once they are ready, so that no frame waits for the compiler."""
+    return Card(
+        f"Preparing {title}",
+        ("Its fish compile their moves: once, the first time this level is played.",),
+        "It starts on its own in a few seconds.",
+        banner=True,
+    )
+
+
 def paused() -> Card:
     """The pause banner."""
     return Card("Paused", (), "Space: resume    Period: one step", banner=True)

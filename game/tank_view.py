@@ -76,6 +76,10 @@ class TankView(arcade.View):
         save: where a level left mid-way is kept (`tank_save`): the first card offers to
             continue it (C), `save_progress` writes it, a finished level deletes it (None:
             none kept).
+        level_ready: whether a level's kernels are ready (`LevelPreparation.level_ready`:
+            the first launch after an install compiles the later levels' in a child): a
+            level that is not waits on a card, not stepped, so that no frame waits for the
+            compiler (None: always ready).
     """
 
     def __init__(
@@ -83,9 +87,10 @@ class TankView(arcade.View):
         frames: int | None = None, screenshot: Path | None = None, *, intro: bool = True,
         records: Records | None = None, record_key: Callable[[Level], str] | None = None,
         sounds: Sounds | None = None, on_first_frame: Callable[[], None] | None = None,
-        save: Path | None = None,
+        save: Path | None = None, level_ready: Callable[[Level], bool] | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
+        self.level_ready = level_ready
         self.frames = frames
         self.screenshot = screenshot
         self.make_tank = make_tank
@@ -242,6 +247,10 @@ class TankView(arcade.View):
         self._ended = False
         self.on_resize(self.window.width, self.window.height)
 
+    def kernels_ready(self) -> bool:
+        """Whether the level's kernels are ready to step it (see `level_ready`)."""
+        return self.level_ready is None or self.level_ready(self.level)
+
     # --- stepping ------------------------------------------------------------------------
     def step(self) -> None:
         """One fixed step of the tank; a record of metrics each simulated second."""
@@ -269,7 +278,7 @@ class TankView(arcade.View):
         if self.frames is not None and (self.steps_taken >= self.frames or not playing):
             self.finish()  # a scripted run: its steps are done, or its level is
             return
-        if self._waiting or self.finished or not playing:
+        if self._waiting or self.finished or not playing or not self.kernels_ready():
             return
         ran = self.clock.tick(delta_time, self._step_unless_done)
         now = time.perf_counter()
@@ -367,6 +376,8 @@ class TankView(arcade.View):
                 return screens.intro(self.tank, None, resume=resume)
             return screens.intro(self.tank, records.best_of(key), records.tried_of(key),
                                  resume=resume)  # fmt: skip
+        if not self.kernels_ready():
+            return screens.preparing(self.level.title)
         if self.tank.status != "playing" and self.level.name in self.results:
             return screens.level_end(self.tank, self.results[self.level.name],
                                      self._last_level())  # fmt: skip

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,11 @@ import esper
 import pytest
 
 from shoal.components import Position
-from shoal.game import loading, play
-from shoal.game.level import load_level
+from shoal.game import loading, play, screens
+from shoal.game.level import level_names, load_level
 from shoal.game.loading import LevelPreparation, LoadingView, prepare_level
+from shoal.game.tank import Tank
+from shoal.game.tank_view import TankView
 from shoal.systems import Preparation, warm_up
 
 
@@ -74,6 +77,8 @@ def _fake_level_child(monkeypatch: pytest.MonkeyPatch, script: str, *args: str) 
     played: list[str] = []
     monkeypatch.setattr(loading, "play_level_briefly",
                         lambda level, *_: played.append(level.name))  # fmt: skip
+    # As for a level the package did not come compiled with: the child's word is waited for.
+    monkeypatch.setattr(loading, "compiled_with_package", lambda level: False)
 
     def start(self: LevelPreparation, *_: object) -> "subprocess.Popen[str]":
         return subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
@@ -106,6 +111,73 @@ def test_the_loading_screen_starts_the_level_once_the_child_says_ready(
     assert made and window.current_view is made[0]
     (tmp_path / "end").touch()
     assert preparation.rest.wait(60.0)
+
+
+WAITING_CHILD = """
+import os, sys, time
+print("0.2000\\tthe level", flush=True)
+for line in sys.argv[2:]:  # what the child says, then it compiles the rest until told to end
+    print(line.replace("TAB", "\\t"), flush=True)
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.02)
+"""
+
+
+def test_the_level_the_package_came_with_is_not_waited_for(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Its kernels came compiled with the package: the thread loads them at once, while the
+    # child (which never says ready here) goes on with the other levels and the rest.
+    played = _fake_level_child(monkeypatch, WAITING_CHILD, str(tmp_path / "end"))
+    monkeypatch.setattr(loading, "compiled_with_package", lambda level: True)
+    preparation = prepare_level(load_level("reef"))
+    assert preparation.wait(60.0) and preparation.error is None
+    assert played == ["reef"] and not preparation.rest.is_set()
+    (tmp_path / "end").touch()
+    assert preparation.rest.wait(60.0)
+
+
+def test_each_later_level_is_ready_once_the_child_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _fake_level_child(monkeypatch, WAITING_CHILD, str(tmp_path / "end"), "ready", "levelTABcaves")
+    preparation = prepare_level(load_level("reef"))
+    reef, caves, kelp = (load_level(name) for name in ("reef", "caves", "kelp"))
+    assert preparation.wait(60.0) and preparation.level_ready(reef)
+    deadline = time.monotonic() + 60.0
+    while not preparation.level_ready(caves) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert preparation.level_ready(caves)
+    assert not preparation.level_ready(kelp)  # the child has not reached it yet
+    (tmp_path / "end").touch()
+    assert preparation.rest.wait(60.0)
+    assert preparation.level_ready(kelp)  # the child ended: nothing is left to wait for
+
+
+def test_a_later_level_waits_on_a_card_until_its_kernels_are_ready(
+    window: arcade.Window,
+) -> None:
+    # Played through the view's own input handlers: the intro card dismissed, Space to
+    # pause, "." for one step. Nothing steps (the compiler would stall the frame) until the
+    # level is ready; then it starts by itself.
+    ready: set[str] = set()
+    view = TankView(load_level("caves"), lambda level: Tank(level, seed=5),
+                    level_ready=lambda level: level.name in ready)  # fmt: skip
+    window.show_view(view)
+    view.on_key_press(arcade.key.ENTER, 0)  # the intro card
+    for _ in range(30):
+        view.on_update(1 / 60)
+    view.on_draw()
+    assert view.steps_taken == 0 and view.card() == screens.preparing(view.level.title)
+    view.on_key_press(arcade.key.SPACE, 0)
+    view.on_key_press(arcade.key.PERIOD, 0)
+    assert view.steps_taken == 0
+    view.on_key_press(arcade.key.SPACE, 0)
+    ready.add("caves")
+    for _ in range(30):
+        view.on_update(1 / 60)
+    assert view.steps_taken > 0 and view.card() is None
+    view.tank.close()
 
 
 def test_a_level_child_that_ends_before_ready_leaves_the_level_to_the_thread(
@@ -160,6 +232,10 @@ def test_the_level_child_says_ready_before_it_compiles_the_rest() -> None:
     assert before and max(before) <= loading.LEVEL_SHARE
     assert {label for _, label in after} >= {"steering", "threads", "ready"}
     assert after[-1] == ["1.0000", "ready"]
+    # Each other level, named once its kernels are cached, before the rest of the warm-up.
+    named = [label for said, label in after if said == loading.LEVEL_READY]
+    assert named == [name for name in level_names() if name != "reef"]
+    assert after.index([loading.LEVEL_READY, named[-1]]) < after.index(["1.0000", "ready"])
 
 
 @pytest.mark.slow
