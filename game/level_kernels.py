@@ -23,11 +23,14 @@ signature) a level's first minute of play goes through (tests/test_warmup.py che
 
 
 def play_level_briefly(level: Level, fish: int | None, seed: int, steps: int = LEVEL_STEPS,
-                       progress: Callable[[float], None] | None = None) -> None:  # fmt: skip
+                       progress: Callable[[float], None] | None = None, *,
+                       measures: bool = True) -> None:  # fmt: skip
     """Play `steps` steps of `level` as a player would, with no window: the leader tours the
     tank (round its rocks, by its home), food is dropped ahead of the school each second,
-    the sharks hunt; then the queries the HUD and the drawing make. Compiles (or loads) the
-    kernels the level's play goes through. `progress(done)` is called every 60 steps."""
+    the sharks hunt; then the drawing. Compiles (or loads) the kernels the level's play goes
+    through. `progress(done)` is called every 60 steps. `measures`: also the measures of
+    ``--stats`` and the tests (`Tank.stats`, `Tank.misplaced`), which a game played without
+    them never calls (3.3 s of compiling)."""
     tank = Tank(level, seed=seed, fish=fish, autopilot=True)
     try:
         for step in range(steps):
@@ -42,8 +45,9 @@ def play_level_briefly(level: Level, fish: int | None, seed: int, steps: int = L
                 progress(step / steps)
             if tank.status != "playing":
                 break
-        tank.stats()
-        tank.misplaced()
+        if measures:
+            tank.stats()
+            tank.misplaced()
         _draw(tank.flock.positions, tank.flock.velocities)
     finally:
         tank.close()
@@ -62,11 +66,12 @@ def package_level() -> Path:
 def compile_for_package() -> None:
     """What `pip install .` compiles into the package (setup.py): a flock's first steps, then
     the first level's brief play (what the headless demo and the first launch's tank need),
-    as an installed package takes them. The first steps come first, so that a level that
-    cannot be read (a build without pytiled-parser) still leaves them compiled."""
+    as an installed package takes them; not the measures of ``--stats``, which the loading
+    screen's child compiles. The first steps come first, so that a level that cannot be
+    read (a build without pytiled-parser) still leaves them compiled."""
     with as_installed(), compiling_here():  # no threaded driver, no background child
         compile_first_steps()
-        play_level_briefly(load_level(package_level()), None, 0)
+        play_level_briefly(load_level(package_level()), None, 0, measures=False)
 
 
 def compiled_with_package(level: Level) -> bool:

@@ -88,7 +88,7 @@ class LevelPreparation(Preparation):
         child, or the child has ended (whatever it left compiles on first use)."""
         return self.rest.is_set() or level.name in self.ready_levels
 
-    def _run_level(self, level: Level, fish: int | None, seed: int) -> None:
+    def _run_level(self, level: Level, fish: int | None, seed: int, measures: bool) -> None:
         start = time.perf_counter()
         child = None
         try:
@@ -101,7 +101,7 @@ class LevelPreparation(Preparation):
             elif child is None or not self._follow(child, 1.0, until=READY):
                 self._progress(self.fraction, "the level")  # no child: compiled on this thread
             with compiling_here():  # loads what the child compiled (or compiles what it missed)
-                play_level_briefly(level, fish, seed)
+                play_level_briefly(level, fish, seed, measures=measures)
             self.ready_levels.add(level.name)
             self._progress(1.0, "ready")
             self.seconds = time.perf_counter() - start
@@ -130,14 +130,16 @@ class LevelPreparation(Preparation):
             return None
 
 
-def prepare_level(level: Level, fish: int | None = None, seed: int = 0) -> LevelPreparation:
+def prepare_level(level: Level, fish: int | None = None, seed: int = 0, *,
+                  measures: bool = False) -> LevelPreparation:  # fmt: skip
     """The kernels `level` plays through, prepared first, and the rest after, behind the
     game: a child process compiles the level's kernels (playing it briefly, with no window)
     and says so (the level the package came compiled with: not waited for), a thread here
     then loads them (`done`), and the child goes on compiling the others at a low priority
-    while the game plays. For a cold cache; returns at once."""
+    while the game plays. For a cold cache; returns at once. `measures`: the game will
+    write ``--stats`` (their kernels loaded here too, not on a frame)."""
     preparation = LevelPreparation()
-    threading.Thread(target=preparation._run_level, args=(level, fish, seed),
+    threading.Thread(target=preparation._run_level, args=(level, fish, seed, measures),
                      name="shoal-prepare-level", daemon=True).start()  # fmt: skip
     return preparation
 

@@ -136,7 +136,7 @@ def prepare_kernels(level: Level, options: argparse.Namespace) -> Preparation:
     compiled behind the game (`prepare_level`)."""
     if warm_up_compiled():
         return prepare()
-    return prepare_level(level, options.fish, options.seed)
+    return prepare_level(level, options.fish, options.seed, measures=options.stats is not None)
 
 
 def run_headless(level: Level, make: TankFactory, frames: int, screenshot: Path | None,

@@ -76,7 +76,7 @@ def _fake_level_child(monkeypatch: pytest.MonkeyPatch, script: str, *args: str) 
     (not run); the list of the levels played."""
     played: list[str] = []
     monkeypatch.setattr(loading, "play_level_briefly",
-                        lambda level, *_: played.append(level.name))  # fmt: skip
+                        lambda level, *_, **__: played.append(level.name))  # fmt: skip
     # As for a level the package did not come compiled with: the child's word is waited for.
     monkeypatch.setattr(loading, "compiled_with_package", lambda level: False)
 
@@ -196,7 +196,7 @@ def test_a_cold_cache_prepares_the_level_first_and_a_warm_one_everything(
     options = play_options()
     asked: list[tuple[str, int | None, int]] = []
 
-    def level_first(level: Any, fish: int | None, seed: int) -> Preparation:
+    def level_first(level: Any, fish: int | None, seed: int, measures: bool) -> Preparation:
         asked.append((level.name, fish, seed))
         return Preparation()
 
