@@ -194,20 +194,22 @@ def test_a_cold_cache_prepares_the_level_first_and_a_warm_one_everything(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     options = play_options()
-    asked: list[tuple[str, int | None, int]] = []
+    asked: list[tuple[str, int | None, int, bool]] = []
 
     def level_first(level: Any, fish: int | None, seed: int, measures: bool) -> Preparation:
-        asked.append((level.name, fish, seed))
+        asked.append((level.name, fish, seed, measures))
         return Preparation()
 
     monkeypatch.setattr(play, "prepare_level", level_first)
     monkeypatch.setattr(play, "prepare", lambda: Preparation(label="all"))
     monkeypatch.setattr(play, "warm_up_compiled", lambda: False)
     assert play.prepare_kernels(load_level("reef"), options).label != "all"
-    assert asked == [("reef", 40, 3)]
+    options.stats = Path("stats.json")  # --stats: its measures' kernels loaded there too
+    play.prepare_kernels(load_level("reef"), options)
+    assert asked == [("reef", 40, 3, False), ("reef", 40, 3, True)]
     monkeypatch.setattr(play, "warm_up_compiled", lambda: True)
     assert play.prepare_kernels(load_level("reef"), options).label == "all"
-    assert len(asked) == 1
+    assert len(asked) == 2
 
 
 def play_options() -> Any:
