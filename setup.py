@@ -3,9 +3,10 @@ level go through while the package is built, so that the first step and the firs
 after ``pip install .`` find them ready (see shoal/systems/core/kernel_cache.py).
 
 Everything else about the package is in pyproject.toml. The kernels are compiled from the
-freshly built package in one child process (``game/level_kernels.py: compile_for_package``:
-about half of all the kernels' compile time, ~35 s of CPU); their cache lands beside the
-sources in the build folder and travels into the wheel. The rest (the parallel drivers,
+freshly built package in one child process (``warmup.compile_first_steps``, then
+``game/level_kernels.py: compile_package_level``: about half of all the kernels' compile
+time, ~32 s of CPU); their cache lands beside the sources in the build folder and travels
+into the wheel. The rest (the parallel drivers,
 predators, attractors and prey, the queries, the other levels) compile after the install,
 in the background (systems/ahead.py), or behind the game's loading screen. A failure here
 only costs the user the compile at first use, so it never fails the build. Editable
@@ -21,7 +22,12 @@ import time
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-PACKAGE_KERNELS = "from shoal.game.level_kernels import compile_for_package; compile_for_package()"
+PACKAGE_KERNELS = (
+    "from shoal.systems.warmup import compile_first_steps; compile_first_steps(); "
+    # Imported once the first steps are cached: a build that cannot read the level (no
+    # pytiled-parser) still leaves them.
+    "from shoal.game.level_kernels import compile_package_level; compile_package_level()"
+)
 
 
 class BuildWithKernels(build_py):
@@ -40,8 +46,8 @@ class BuildWithKernels(build_py):
         if result.returncode == 0:
             print(f"shoal: the first steps' and first level's kernels compiled in {took:.1f} s")
         else:
-            print("shoal: warning: could not compile the kernels now; "
-                  "they will compile on first use", file=sys.stderr)  # fmt: skip
+            print("shoal: warning: could not compile all the kernels now; "
+                  "the rest will compile on first use", file=sys.stderr)  # fmt: skip
 
 
 setup(cmdclass={"build_py": BuildWithKernels})

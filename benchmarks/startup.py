@@ -210,10 +210,15 @@ def empty_kernel_cache(python: Path) -> int:
 def stop_children(python: Path) -> None:
     """Stop the processes still running the virtualenv's `python`: the compiling children the
     runs left behind (`ahead.py`'s, the loading screen's), so that its folder can go."""
+    stopped = []
     for process in Path("/proc").glob("[0-9]*"):
         with contextlib.suppress(OSError):
             if (process / "cmdline").read_bytes().split(b"\0")[0] == bytes(python):
                 os.kill(int(process.name), signal.SIGKILL)
+                stopped.append(process)
+    deadline = time.monotonic() + 10.0
+    while any(p.exists() for p in stopped) and time.monotonic() < deadline:
+        time.sleep(0.05)  # a killed process is listed until it is reaped
 
 
 def main() -> None:

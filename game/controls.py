@@ -72,8 +72,8 @@ class Controls:
         if view.waiting:
             view.waiting = False
             return
-        if view.finished or view.show_help:
-            return
+        if view.finished or view.show_help or not view.kernels_ready():
+            return  # (while its kernels are prepared: the level has not begun)
         world = view.camera.unproject((x, y))
         if view.overlay.enabled:
             view.overlay.select_nearest(world.x, world.y)
@@ -132,7 +132,7 @@ class Controls:
     def toggle_pause(self) -> None:
         """Space: pause or go on (only while the level is played)."""
         view = self.view
-        if view.tank.status == "playing":
+        if view.tank.status == "playing" and view.kernels_ready():
             view.clock.paused = not view.clock.paused
 
     def one_step(self) -> None:

@@ -1,6 +1,6 @@
 """The kernels a level plays through, compiled (or loaded) by playing it briefly with no
-window; and what the package build compiles (setup.py): a flock's first steps and the first
-level's play, so that the first `shoal` after an install shows the tank at once.
+window; and the first level's, which the package build compiles (setup.py, after a flock's
+first steps), so that the first `shoal` after an install shows the tank at once.
 
 Arcade-free: the package build runs it where arcade is not installed.
 """
@@ -14,7 +14,10 @@ from shoal.game.tank import DT, Tank
 from shoal.systems.ahead import compiling_here
 from shoal.systems.collision.kernel import push_out
 from shoal.systems.core.kernel_cache import as_installed, cached
-from shoal.systems.warmup import _draw, compile_first_steps
+from shoal.systems.lifecycle.kernel import reached_by
+from shoal.systems.obstacles.flow_kernel import march
+from shoal.systems.seeking.kernel import seek_agents
+from shoal.systems.warmup import _draw
 
 LEVEL_STEPS = 900
 """The steps `play_level_briefly` plays: 15 s of a level, the player's leader touring it,
@@ -53,9 +56,10 @@ def play_level_briefly(level: Level, fish: int | None, seed: int, steps: int = L
         tank.close()
 
 
-_LEVEL_MARK = push_out
-"""A kernel the package level's play goes through (its fish meet its rocks) and a flock's
-first steps do not: cached once the package build compiled the level's kernels."""
+_LEVEL_MARKS = (push_out, march, reached_by, seek_agents)
+"""Kernels the package level's play goes through (its fish meet its rocks, its leader finds
+its way, its home takes them in) and a flock's first steps do not: cached, for this CPU,
+once the package build compiled the level's kernels."""
 
 
 def package_level() -> Path:
@@ -63,18 +67,19 @@ def package_level() -> Path:
     return resolve(level_names()[0])
 
 
-def compile_for_package() -> None:
-    """What `pip install .` compiles into the package (setup.py): a flock's first steps, then
-    the first level's brief play (what the headless demo and the first launch's tank need),
-    as an installed package takes them; not the measures of ``--stats``, which the loading
-    screen's child compiles. The first steps come first, so that a level that cannot be
-    read (a build without pytiled-parser) still leaves them compiled."""
+def compile_package_level() -> None:
+    """The first level's brief play (what the headless demo and the first launch's tank
+    need), as an installed package takes it: what `pip install .` compiles into the package
+    after a flock's first steps (setup.py). Not the measures of ``--stats``, which the
+    loading screen's child compiles."""
     with as_installed(), compiling_here():  # no threaded driver, no background child
-        compile_first_steps()
         play_level_briefly(load_level(package_level()), None, 0, measures=False)
 
 
-def compiled_with_package(level: Level) -> bool:
-    """Whether `level`'s kernels came compiled with the package: it is the level the build
-    played, and the cache holds them."""
-    return level.path.resolve() == package_level().resolve() and cached(_LEVEL_MARK)
+def compiled_with_package(level: Level, fish: int | None = None, measures: bool = False) -> bool:
+    """Whether `level`'s kernels, played with `fish` (None: the level's own count) and the
+    measures of ``--stats`` or not, came compiled with the package: it is the level the
+    build played, as the build played it, and the cache holds them for this CPU."""
+    if fish is not None or measures:  # a crowd's threaded kernels, or the measures': not built
+        return False
+    return level.path.resolve() == package_level().resolve() and all(map(cached, _LEVEL_MARKS))

@@ -36,8 +36,8 @@ LEVEL_SHARE = 0.9
 READY = "ready"
 """What the child prints once the level's own kernels are in the cache."""
 LEVEL_READY = "level"
-"""What the child prints, then a tab and the level's name, once another level's kernels are
-in the cache."""
+"""What the child prints, then a tab and the level file's path, once another level's
+kernels are in the cache."""
 
 
 def _level_child(level_path: str, fish: int | None, seed: int) -> None:
@@ -57,7 +57,7 @@ def _level_child(level_path: str, fish: int | None, seed: int) -> None:
                 other = load_level(name)
                 if other.path != level.path:
                     play_level_briefly(other, None, seed)
-                    _say(f"{LEVEL_READY}\t{other.name}")
+                    _say(f"{LEVEL_READY}\t{other.path.resolve()}")
         warm_up(lambda done, label: _report(1 + (1 - LEVEL_SHARE) / LEVEL_SHARE * done, label))
 
 
@@ -85,8 +85,9 @@ class LevelPreparation(Preparation):
 
     def level_ready(self, level: Level) -> bool:
         """Whether `level`'s kernels are prepared: the first level's here, another's by the
-        child, or the child has ended (whatever it left compiles on first use)."""
-        return self.rest.is_set() or level.name in self.ready_levels
+        child (by file: a player's own level may share a packaged one's name), or the child
+        has ended (whatever it left compiles on first use)."""
+        return self.rest.is_set() or str(level.path.resolve()) in self.ready_levels
 
     def _run_level(self, level: Level, fish: int | None, seed: int, measures: bool) -> None:
         start = time.perf_counter()
@@ -96,13 +97,13 @@ class LevelPreparation(Preparation):
             # wall time (46.8 s against 43.2 s to ready, cold, load 3): the level's kernels
             # are most of both groups, and two processes compiled them twice.
             child = self._start_child(level, fish, seed)
-            if compiled_with_package(level):  # nothing to wait for: loaded here at once
+            if compiled_with_package(level, fish, measures):  # nothing to wait for: loaded here
                 self._progress(self.fraction, "the level")
             elif child is None or not self._follow(child, 1.0, until=READY):
                 self._progress(self.fraction, "the level")  # no child: compiled on this thread
             with compiling_here():  # loads what the child compiled (or compiles what it missed)
                 play_level_briefly(level, fish, seed, measures=measures)
-            self.ready_levels.add(level.name)
+            self.ready_levels.add(str(level.path.resolve()))
             self._progress(1.0, "ready")
             self.seconds = time.perf_counter() - start
         except BaseException as error:  # reported through `error`, never lost in a thread

@@ -51,7 +51,8 @@ def run(level: Level, options: argparse.Namespace, headless: bool, sound: bool =
     make = tank_factory(options, headless)
     if headless:
         # No frame to keep drawing: the level's kernels load (or compile) as it first runs.
-        if not warm_up_compiled() and not compiled_with_package(level):
+        packaged = compiled_with_package(level, options.fish, options.stats is not None)
+        if not warm_up_compiled() and not packaged:
             print("shoal: compiling the flocking kernels this level needs "
                   "(its first run after an install: about half a minute)")  # fmt: skip
         frames = HEADLESS_FRAMES if options.frames is None else options.frames

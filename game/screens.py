@@ -70,7 +70,7 @@ def preparing(title: str) -> Card:
     return Card(
         f"Preparing {title}",
         ("Its fish compile their moves: once, the first time this level is played.",),
-        "It starts on its own in a few seconds.",
+        "It starts on its own once they are ready.",
         banner=True,
     )
 

@@ -1,6 +1,6 @@
-"""After `compile_for_package()` (what `pip install .` compiles into the package), the README's
-first command, the headless demo of the first level, compiles nothing more: run in a fresh
-process.
+"""After `compile_first_steps()` and `compile_package_level()` (what `pip install .` compiles
+into the package), the README's first command, the headless demo of the first level,
+compiles nothing more: run in a fresh process.
 
 ``python tests/package_check.py [--control]`` compiles (or loads) what the package build
 does, notes every numba dispatcher's signatures, plays the headless demo as ``shoal`` does
@@ -22,19 +22,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from warm_check import signatures
 
 from shoal.game.__main__ import main as shoal
-from shoal.game.level_kernels import compile_for_package
-from shoal.systems.ahead import compiling_here
-from shoal.systems.core.kernel_cache import as_installed
+from shoal.game.level_kernels import compile_package_level
 from shoal.systems.warmup import compile_first_steps
 
 
 def main() -> None:
     """Compile what the build does (or, with --control, less), then play the demo."""
-    if "--control" in sys.argv:
-        with as_installed(), compiling_here():
-            compile_first_steps()
-    else:
-        compile_for_package()
+    compile_first_steps()
+    if "--control" not in sys.argv:
+        compile_package_level()
     before = signatures()
     with tempfile.TemporaryDirectory() as folder, redirect_stdout(sys.stderr):
         status = shoal(["--screenshot", str(Path(folder) / "demo.png")])

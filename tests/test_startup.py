@@ -20,6 +20,7 @@ from shoal.components import Species
 from shoal.game.loading import LoadingView
 from shoal.systems import FlockConfig, Preparation, ahead, install, prepare, warm_up, warmup
 from shoal.systems.core import kernel_cache
+from shoal.systems.core.maths import clamp_length
 from shoal.systems.steering.kernel import steer
 
 
@@ -272,7 +273,7 @@ def test_the_first_steps_hold_every_kernel_an_embedding_scripts_first_steps_need
 @pytest.mark.slow
 @pytest.mark.parametrize("control", [False, True])
 def test_the_package_build_holds_every_kernel_of_the_headless_demo(control: bool) -> None:
-    # A fresh process: only what `compile_for_package` compiled or loaded counts. The
+    # A fresh process: only what the package build compiles counts (package_check.py). The
     # control compiles the first steps only, and the check sees the level's kernels as new.
     check = [sys.executable, str(Path(__file__).with_name("package_check.py"))]
     done = subprocess.run([*check, "--control"] if control else check, capture_output=True,
@@ -284,6 +285,18 @@ def test_the_package_build_holds_every_kernel_of_the_headless_demo(control: bool
         assert found["new"], "the control compiled nothing new: the check would catch nothing"
     else:
         assert found["new"] == {}, f"the headless demo compiled: {found['new']}"
+
+
+def test_a_kernel_cached_for_another_cpu_is_not_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A wheel built on another machine carries an index whose entries are keyed by that
+    # CPU: numba recompiles here, so the kernel does not count as ready.
+    clamp_length(3.0, 4.0, 1.0)  # compiled (or loaded) here, so cached for this CPU
+    assert kernel_cache.cached(clamp_length)
+    target: Any = clamp_length.targetctx  # numba's CPU target (its stubs do not list it)
+    codegen = target.codegen()
+    here = codegen.magic_tuple()
+    monkeypatch.setattr(codegen, "magic_tuple", lambda: (here[0], "another-cpu", ""))
+    assert not kernel_cache.cached(clamp_length)
 
 
 def test_as_installed_a_kernel_not_cached_is_not_ready(monkeypatch: pytest.MonkeyPatch) -> None:

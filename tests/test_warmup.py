@@ -15,7 +15,7 @@ import esper
 import pytest
 
 from shoal.components import Position
-from shoal.game import loading, play, screens
+from shoal.game import level_kernels, loading, play, screens
 from shoal.game.level import level_names, load_level
 from shoal.game.loading import LevelPreparation, LoadingView, prepare_level
 from shoal.game.tank import Tank
@@ -78,7 +78,7 @@ def _fake_level_child(monkeypatch: pytest.MonkeyPatch, script: str, *args: str) 
     monkeypatch.setattr(loading, "play_level_briefly",
                         lambda level, *_, **__: played.append(level.name))  # fmt: skip
     # As for a level the package did not come compiled with: the child's word is waited for.
-    monkeypatch.setattr(loading, "compiled_with_package", lambda level: False)
+    monkeypatch.setattr(loading, "compiled_with_package", lambda level, *_: False)
 
     def start(self: LevelPreparation, *_: object) -> "subprocess.Popen[str]":
         return subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
@@ -129,7 +129,7 @@ def test_the_level_the_package_came_with_is_not_waited_for(
     # Its kernels came compiled with the package: the thread loads them at once, while the
     # child (which never says ready here) goes on with the other levels and the rest.
     played = _fake_level_child(monkeypatch, WAITING_CHILD, str(tmp_path / "end"))
-    monkeypatch.setattr(loading, "compiled_with_package", lambda level: True)
+    monkeypatch.setattr(loading, "compiled_with_package", lambda level, *_: True)
     preparation = prepare_level(load_level("reef"))
     assert preparation.wait(60.0) and preparation.error is None
     assert played == ["reef"] and not preparation.rest.is_set()
@@ -140,9 +140,10 @@ def test_the_level_the_package_came_with_is_not_waited_for(
 def test_each_later_level_is_ready_once_the_child_says_so(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    _fake_level_child(monkeypatch, WAITING_CHILD, str(tmp_path / "end"), "ready", "levelTABcaves")
-    preparation = prepare_level(load_level("reef"))
     reef, caves, kelp = (load_level(name) for name in ("reef", "caves", "kelp"))
+    said = f"levelTAB{caves.path.resolve()}"
+    _fake_level_child(monkeypatch, WAITING_CHILD, str(tmp_path / "end"), "ready", said)
+    preparation = prepare_level(load_level("reef"))
     assert preparation.wait(60.0) and preparation.level_ready(reef)
     deadline = time.monotonic() + 60.0
     while not preparation.level_ready(caves) and time.monotonic() < deadline:
@@ -169,15 +170,29 @@ def test_a_later_level_waits_on_a_card_until_its_kernels_are_ready(
         view.on_update(1 / 60)
     view.on_draw()
     assert view.steps_taken == 0 and view.card() == screens.preparing(view.level.title)
-    view.on_key_press(arcade.key.SPACE, 0)
+    drops = view.tank.drops_left
+    view.on_mouse_press(640, 360, arcade.MOUSE_BUTTON_LEFT, 0)  # no food into a still tank
+    view.on_key_press(arcade.key.SPACE, 0)  # no pause that would hold it once ready
     view.on_key_press(arcade.key.PERIOD, 0)
-    assert view.steps_taken == 0
-    view.on_key_press(arcade.key.SPACE, 0)
+    assert view.steps_taken == 0 and view.tank.drops_left == drops and not view.paused
     ready.add("caves")
     for _ in range(30):
         view.on_update(1 / 60)
     assert view.steps_taken > 0 and view.card() is None
     view.tank.close()
+
+
+def test_only_the_first_level_played_as_the_build_played_it_came_with_the_package(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(level_kernels, "cached", lambda kernel: True)
+    reef, caves = load_level("reef"), load_level("caves")
+    assert level_kernels.compiled_with_package(reef)
+    assert not level_kernels.compiled_with_package(caves)
+    assert not level_kernels.compiled_with_package(reef, fish=2000)  # a crowd's threaded kernels
+    assert not level_kernels.compiled_with_package(reef, measures=True)  # --stats
+    monkeypatch.setattr(level_kernels, "cached", lambda kernel: False)  # e.g. another CPU's
+    assert not level_kernels.compiled_with_package(reef)
 
 
 def test_a_level_child_that_ends_before_ready_leaves_the_level_to_the_thread(
@@ -236,7 +251,8 @@ def test_the_level_child_says_ready_before_it_compiles_the_rest() -> None:
     assert after[-1] == ["1.0000", "ready"]
     # Each other level, named once its kernels are cached, before the rest of the warm-up.
     named = [label for said, label in after if said == loading.LEVEL_READY]
-    assert named == [name for name in level_names() if name != "reef"]
+    others = [load_level(name) for name in level_names() if name != "reef"]
+    assert named == [str(other.path.resolve()) for other in others]
     assert after.index([loading.LEVEL_READY, named[-1]]) < after.index(["1.0000", "ready"])
 
 

@@ -125,9 +125,12 @@ _register()
 
 def cached(dispatcher: Any) -> bool:
     """Whether numba's cache holds a compiled version of the kernel `dispatcher` for the
-    sources as they are now (a stale or missing entry: False)."""
+    sources as they are now and for this CPU (a stale or missing entry, or only entries for
+    another CPU, as in a wheel built elsewhere: False)."""
     try:
-        return bool(dispatcher._cache._cache_file._load_index())
+        index = dispatcher._cache._cache_file._load_index()
+        this_cpu = dispatcher.targetctx.codegen().magic_tuple()
+        return any(key[1] == this_cpu for key in index)  # numba's key: (signature, CPU, code)
     except Exception:  # numba's private layout changed: as if nothing were cached
         return False
 

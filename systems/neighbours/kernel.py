@@ -134,7 +134,8 @@ def fill_slots(
         positions, origin_x, origin_y, cell_w, cell_h, nx, ny, wrap
     )
     # Copied by loops, not `order[:] = sorted_rows`: a slice assignment compiles numba's
-    # message for mismatched shapes (its string formatting: ~1.2 s of the install).
+    # message for mismatched shapes (its string formatting: ~1.2 s of the install). The
+    # lengths match: `_copy_in_one_call` makes them those `sort_into_cells` returns.
     for k in range(order.shape[0]):
         order[k] = sorted_rows[k]
     for k in range(cell_start.shape[0]):
