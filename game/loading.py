@@ -56,7 +56,7 @@ def _level_child(level_path: str, fish: int | None, seed: int) -> None:
             with contextlib.suppress(LevelError):
                 other = load_level(name)
                 if other.path != level.path:
-                    play_level_briefly(other, None, seed)
+                    play_level_briefly(other, fish, seed)  # `--fish` counts in every level
                     _say(f"{LEVEL_READY}\t{other.path.resolve()}")
         warm_up(lambda done, label: _report(1 + (1 - LEVEL_SHARE) / LEVEL_SHARE * done, label))
 
