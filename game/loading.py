@@ -97,10 +97,11 @@ class LevelPreparation(Preparation):
             # wall time (46.8 s against 43.2 s to ready, cold, load 3): the level's kernels
             # are most of both groups, and two processes compiled them twice.
             child = self._start_child(level, fish, seed)
-            if compiled_with_package(level, fish, measures):  # nothing to wait for: loaded here
+            # The child's word is waited for unless the package came with the level's kernels
+            # (loaded here at once); no word (no child, or it ended first): compiled here.
+            packaged = compiled_with_package(level, fish, measures)
+            if packaged or child is None or not self._follow(child, 1.0, until=READY):
                 self._progress(self.fraction, "the level")
-            elif child is None or not self._follow(child, 1.0, until=READY):
-                self._progress(self.fraction, "the level")  # no child: compiled on this thread
             with compiling_here():  # loads what the child compiled (or compiles what it missed)
                 play_level_briefly(level, fish, seed, measures=measures)
             self.ready_levels.add(str(level.path.resolve()))
