@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import arcade
 from balance import Clicker, Competent
-from warm_check import signatures
+from warm_check import new_signatures, signatures
 
 from shoal.game.level import load_level
 from shoal.game.level_kernels import LEVEL_STEPS, play_level_briefly
@@ -46,10 +46,7 @@ def main() -> None:
             feeder.act(frame)  # the mouse on the school for a frame, and a pellet
         view.on_update(DT)  # the steps, the render stage's feed included (no draw call)
     after = signatures()
-    new = {kernel: sorted(set(found) - set(before.get(kernel, [])))
-           for kernel, found in after.items()}  # fmt: skip
-    print(json.dumps({"dispatchers": len(after),
-                      "new": {kernel: sigs for kernel, sigs in new.items() if sigs}}))  # fmt: skip
+    print(json.dumps({"dispatchers": len(after), "new": new_signatures(before, after)}))
 
 
 if __name__ == "__main__":

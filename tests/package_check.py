@@ -19,7 +19,7 @@ from pathlib import Path
 os.environ["ARCADE_HEADLESS"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from warm_check import signatures
+from warm_check import new_signatures, signatures
 
 from shoal.game.__main__ import main as shoal
 from shoal.game.level_kernels import compile_package_level
@@ -34,10 +34,7 @@ def main() -> None:
     before = signatures()
     with tempfile.TemporaryDirectory() as folder, redirect_stdout(sys.stderr):
         status = shoal(["--screenshot", str(Path(folder) / "demo.png")])
-    after = signatures()
-    new = {kernel: sorted(set(found) - set(before.get(kernel, [])))
-           for kernel, found in after.items()}  # fmt: skip
-    print(json.dumps({"status": status, "new": {k: sigs for k, sigs in new.items() if sigs}}))
+    print(json.dumps({"status": status, "new": new_signatures(before, signatures())}))
 
 
 if __name__ == "__main__":
